@@ -35,6 +35,7 @@ struct BlockBuffer<Compressor: BlockCompressor>: Sendable {
         if wholeByteCount > 0 {
             compressor.compress(UnsafeRawBufferPointer(start: cursor, count: wholeByteCount))
         }
-        pending.append(contentsOf: UnsafeRawBufferPointer(start: cursor + wholeByteCount, count: remaining - wholeByteCount))
+        pending.append(
+            contentsOf: UnsafeRawBufferPointer(start: cursor + wholeByteCount, count: remaining - wholeByteCount))
     }
 }

@@ -31,7 +31,10 @@ package struct ChaCha20: Sendable {
             )
         }
         self.nonce = nonce.withUnsafeBytes { bytes in
-            (bytes.loadLittleEndianUInt32(at: 0), bytes.loadLittleEndianUInt32(at: 4), bytes.loadLittleEndianUInt32(at: 8))
+            (
+                bytes.loadLittleEndianUInt32(at: 0), bytes.loadLittleEndianUInt32(at: 4),
+                bytes.loadLittleEndianUInt32(at: 8)
+            )
         }
     }
 
@@ -45,7 +48,8 @@ package struct ChaCha20: Sendable {
         let blocksAvailable = (UInt64(1) << 32) - UInt64(counter)
         let blocksNeeded = (UInt64(input.count) + UInt64(Self.blockByteCount) - 1) / UInt64(Self.blockByteCount)
         guard blocksNeeded <= blocksAvailable else {
-            throw .inputTooLong(maximum: Int(clamping: blocksAvailable * UInt64(Self.blockByteCount)), actual: input.count)
+            throw .inputTooLong(
+                maximum: Int(clamping: blocksAvailable * UInt64(Self.blockByteCount)), actual: input.count)
         }
         return [UInt8](unsafeUninitializedCapacity: input.count) { output, initializedCount in
             input.withUnsafeBytes { source in
@@ -65,7 +69,8 @@ package struct ChaCha20: Sendable {
             withUnsafeBytes(of: keyStream(counter: blockCounter)) { stream in
                 if length == Self.blockByteCount {
                     for index in stride(from: 0, to: Self.blockByteCount, by: 8) {
-                        let word = source.loadUnaligned(fromByteOffset: offset + index, as: UInt64.self)
+                        let word =
+                            source.loadUnaligned(fromByteOffset: offset + index, as: UInt64.self)
                             ^ stream.loadUnaligned(fromByteOffset: index, as: UInt64.self)
                         destination.storeBytes(of: word, toByteOffset: offset + index, as: UInt64.self)
                     }

@@ -31,11 +31,6 @@ package struct HMACSHA256: Sendable {
         inner.update(bytes)
     }
 
-    /// Absorbs the bytes in `buffer` into the message being authenticated.
-    package mutating func update(_ buffer: UnsafeRawBufferPointer) {
-        inner.update(buffer)
-    }
-
     /// Returns the authentication code of everything absorbed so far; the authenticator itself is left unchanged.
     package func finalize() -> [UInt8] {
         var finished = outer

@@ -29,25 +29,25 @@ struct Poly1305Accumulator: BlockCompressor, Sendable {
 
     /// Absorbs the full 16-byte blocks in `blocks`, each with the 2^128 bit set.
     mutating func compress(_ blocks: UnsafeRawBufferPointer) {
-        guard let start = blocks.baseAddress else { return }
-        absorb(start, blockCount: blocks.count / Self.blockByteCount, highBit: 1 << 24)
+        absorb(blocks, highBit: 1 << 24)
     }
 
     /// Absorbs a final block of fewer than 16 bytes, padded with 0x01 and zeros as RFC 8439 section 2.5.1 says.
     mutating func compressFinal(_ partial: [UInt8]) {
         guard !partial.isEmpty else { return }
         let padded = partial + [0x01] + [UInt8](repeating: 0, count: Self.blockByteCount - 1 - partial.count)
-        padded.withUnsafeBytes { absorb($0.baseAddress.unsafelyUnwrapped, blockCount: 1, highBit: 0) }
+        padded.withUnsafeBytes { absorb($0, highBit: 0) }
     }
 
-    /// Absorbs `blockCount` 16-byte blocks at `start`; `highBit` is added to limb 4 (2^128, or 0 for a padded block).
-    private mutating func absorb(_ start: UnsafeRawPointer, blockCount: Int, highBit: UInt64) {
+    /// Absorbs the 16-byte blocks in `blocks`; `highBit` is added to limb 4 (2^128, or 0 for a padded final block).
+    private mutating func absorb(_ blocks: UnsafeRawBufferPointer, highBit: UInt64) {
+        guard let start = blocks.baseAddress else { return }
         let mask = Self.limbMask
         let (r0, r1, r2, r3, r4) = r
         let (s1, s2, s3, s4) = (r1 &* 5, r2 &* 5, r3 &* 5, r4 &* 5)
         var (h0, h1, h2, h3, h4) = h
         var block = start
-        for _ in 0..<blockCount {
+        for _ in 0..<blocks.count / Self.blockByteCount {
             h0 &+= UInt64(block.loadLittleEndianUInt32(at: 0)) & mask
             h1 &+= UInt64(block.loadLittleEndianUInt32(at: 3) >> 2) & mask
             h2 &+= UInt64(block.loadLittleEndianUInt32(at: 6) >> 4) & mask

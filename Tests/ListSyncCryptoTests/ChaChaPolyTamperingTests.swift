@@ -35,7 +35,8 @@ struct ChaChaPolyTamperingTests {
     /// Bit positions to flip in a field of `byteCount` bytes: all of them up to 64 bytes, else about 97 spread out.
     static func bitPositions(byteCount: Int) -> [Int] {
         let bitCount = byteCount * 8
-        return bitCount <= 512 ? Array(0..<bitCount) : Array(stride(from: 0, to: bitCount, by: 8 * 7 + 3)) + [bitCount - 1]
+        return bitCount <= 512
+            ? Array(0..<bitCount) : Array(stride(from: 0, to: bitCount, by: 8 * 7 + 3)) + [bitCount - 1]
     }
 
     /// Flips bit `position` of `bytes`, counting from the least significant bit of the first byte.

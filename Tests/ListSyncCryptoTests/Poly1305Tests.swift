@@ -46,7 +46,8 @@ struct Poly1305Tests {
         Vector(
             name: "RFC 8439 A.3 #6 (adding s overflows 2^128)",
             key: "02" + String(repeating: "00", count: 15) + ones16,
-            message: [UInt8](hex: "02" + String(repeating: "00", count: 15)), tag: "03" + String(repeating: "00", count: 15)
+            message: [UInt8](hex: "02" + String(repeating: "00", count: 15)),
+            tag: "03" + String(repeating: "00", count: 15)
         ),
         Vector(
             name: "RFC 8439 A.3 #7 (all-ones limb with carry)",

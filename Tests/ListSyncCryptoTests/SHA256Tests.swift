@@ -1,5 +1,5 @@
-import Testing
 import ListSyncCrypto
+import Testing
 
 /// FIPS 180-4 SHA-256 examples and incremental hashing.
 struct SHA256Tests {
