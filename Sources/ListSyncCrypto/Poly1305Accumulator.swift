@@ -44,7 +44,7 @@ struct Poly1305Accumulator: BlockCompressor, Sendable {
         guard let start = blocks.baseAddress else { return }
         let mask = Self.limbMask
         let (r0, r1, r2, r3, r4) = r
-        let (s1, s2, s3, s4) = (r1 &* 5, r2 &* 5, r3 &* 5, r4 &* 5)
+        let (r1Times5, r2Times5, r3Times5, r4Times5) = (r1 &* 5, r2 &* 5, r3 &* 5, r4 &* 5)
         var (h0, h1, h2, h3, h4) = h
         var block = start
         for _ in 0..<blocks.count / Self.blockByteCount {
@@ -54,10 +54,10 @@ struct Poly1305Accumulator: BlockCompressor, Sendable {
             h3 &+= UInt64(block.loadLittleEndianUInt32(at: 9) >> 6)
             h4 &+= UInt64(block.loadLittleEndianUInt32(at: 12) >> 8) | highBit
 
-            let d0 = h0 &* r0 &+ h1 &* s4 &+ h2 &* s3 &+ h3 &* s2 &+ h4 &* s1
-            var d1 = h0 &* r1 &+ h1 &* r0 &+ h2 &* s4 &+ h3 &* s3 &+ h4 &* s2
-            var d2 = h0 &* r2 &+ h1 &* r1 &+ h2 &* r0 &+ h3 &* s4 &+ h4 &* s3
-            var d3 = h0 &* r3 &+ h1 &* r2 &+ h2 &* r1 &+ h3 &* r0 &+ h4 &* s4
+            let d0 = h0 &* r0 &+ h1 &* r4Times5 &+ h2 &* r3Times5 &+ h3 &* r2Times5 &+ h4 &* r1Times5
+            var d1 = h0 &* r1 &+ h1 &* r0 &+ h2 &* r4Times5 &+ h3 &* r3Times5 &+ h4 &* r2Times5
+            var d2 = h0 &* r2 &+ h1 &* r1 &+ h2 &* r0 &+ h3 &* r4Times5 &+ h4 &* r3Times5
+            var d3 = h0 &* r3 &+ h1 &* r2 &+ h2 &* r1 &+ h3 &* r0 &+ h4 &* r4Times5
             var d4 = h0 &* r4 &+ h1 &* r3 &+ h2 &* r2 &+ h3 &* r1 &+ h4 &* r0
 
             h0 = d0 & mask
