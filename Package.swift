@@ -20,6 +20,8 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["ListSync"], path: "Tests/TestSupport"),
         .testTarget(name: "ListSyncTests", dependencies: ["ListSync", "TestSupport"]),
         .testTarget(name: "ListSyncCryptoTests", dependencies: ["ListSyncCrypto"]),
+        // Examples a Swift developer would copy from; CI runs each.
+        .executableTarget(name: "QuickStart", dependencies: ["ListSync"], path: "Examples/QuickStart", exclude: ["README.md"]),
     ],
     swiftLanguageModes: [.v6]
 )

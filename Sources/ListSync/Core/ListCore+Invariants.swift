@@ -1,0 +1,36 @@
+/// Structural self-checks, called by tests after every step.
+extension ListCore {
+    /// Traps when an invariant does not hold: keys valid and strictly ordered (ties broken by row ID),
+    /// every visible row in the order exactly once, row table and tombstones disjoint and consistent,
+    /// every stamp in the state covered by what the replica has seen, and the clock above every stamp.
+    func checkInvariants() {
+        order.checkStructure(rows: rows)
+        var previous: OrderIndex.Bound?
+        var ordered = Set<Int32>()
+        order.forEach { slot in
+            let record = rows[slot]
+            precondition(record.isVisible, "invisible row \(record.id) in the order")
+            precondition(PositionKey.isValid(record.key.bytes), "invalid key \(record.key) of \(record.id)")
+            let bound = rows.bound(of: slot)
+            if let previous { precondition(previous < bound, "order not strictly increasing at \(record.id)") }
+            previous = bound
+            precondition(ordered.insert(slot).inserted, "slot \(slot) twice in the order")
+        }
+        var visible = 0
+        rows.forEachSlot { slot in
+            let record = rows[slot]
+            precondition(rows.slot(of: record.id) == slot, "row table lookup of \(record.id)")
+            precondition(tombstones[record.id] == nil, "row \(record.id) is both live and deleted")
+            if record.isVisible { visible += 1 }
+            for stamp in [record.positionStamp, record.valueStamp] where stamp.isSet {
+                precondition(seen.contains(stamp.dot), "operation \(stamp.dot) of \(record.id) not in the version vector")
+                precondition(stamp.lamport <= clock, "stamp \(stamp) above the clock \(clock)")
+            }
+        }
+        precondition(visible == order.count, "\(visible) visible rows but \(order.count) in the order")
+        for (id, deletion) in tombstones {
+            precondition(seen.contains(deletion.dot), "delete \(deletion.dot) of \(id) not in the version vector")
+            precondition(deletion.lamport <= clock, "delete stamp \(deletion) above the clock \(clock)")
+        }
+    }
+}

@@ -1,0 +1,177 @@
+/// A replica's state and merge rules, independent of the element type.
+///
+/// Holds the rows (registers by slot), the tombstones of deleted rows, the visible order, what the
+/// replica has seen (exact dot ranges) and its Lamport clock. Every state change, local or merged,
+/// goes through ``apply(_:)``, which also computes the change batch. Pure and synchronous: no I/O, no
+/// clock, no randomness beyond what it derives from its inputs.
+final class ListCore {
+    /// This replica's identity.
+    let replica: ReplicaID
+    /// The Lamport clock: the highest Lamport time seen or made.
+    private(set) var clock: UInt64 = 0
+    /// Every operation seen, exactly.
+    private(set) var seen = DotRanges()
+    /// Rows known and not deleted.
+    private(set) var rows = RowTable()
+    /// Visible rows in order.
+    private(set) var order = OrderIndex()
+    /// Deleted rows and the stamp of (the least) delete; a deletion is final.
+    private(set) var tombstones: [RowID: Stamp] = [:]
+    /// Local run state for position keys.
+    var allocator = KeyAllocator()
+
+    /// Creates an empty replica.
+    init(replica: ReplicaID) {
+        self.replica = replica
+    }
+
+    /// The number of visible rows.
+    var count: Int { order.count }
+
+    /// The slot of the visible row at `index`.
+    func slot(at index: Int) -> Int32 { order.slot(at: index) }
+
+    /// The record of the visible row at `index`.
+    func record(at index: Int) -> RowRecord { rows[order.slot(at: index)] }
+
+    /// The index of the visible row `id`.
+    /// - Complexity: O(log n)
+    func index(of id: RowID) -> Int? {
+        guard let slot = rows.slot(of: id), rows[slot].isVisible else { return nil }
+        return order.lowerBound(rows.bound(of: slot), rows: rows)
+    }
+
+    /// Whether the row `id` was deleted.
+    func isDeleted(_ id: RowID) -> Bool { tombstones[id] != nil }
+
+    /// The counter the next local operation gets: above every counter of this replica ever seen, so a
+    /// replica that lost state and hears of its own older operations never reuses a dot.
+    var nextCounter: UInt64 { seen.upperBound(of: replica) + 1 }
+
+    /// The version vector: contiguous counters seen per replica.
+    var versionVector: VersionVector { seen.versionVector }
+
+    /// The result of applying updates.
+    struct Applied {
+        /// What the visible rows did.
+        var change = ListChange()
+        /// For each update, the slot whose value register it set (nil when its value lost or was absent).
+        var valueSlots: [Int32?] = []
+        /// Slots released by deletes.
+        var freedSlots: [Int32] = []
+    }
+
+    /// Merges `updates` (unique row IDs) into the state and reports the change to the visible rows.
+    ///
+    /// Per register the greater stamp wins; a deletion removes the row for good. Rows that move or
+    /// leave are taken out of the order first, then rows that move or appear are put in by key, so
+    /// old indexes refer to the old order and new indexes to the new one.
+    /// - Complexity: O(k log n) for k updates.
+    func apply(_ updates: [RowUpdate]) -> Applied {
+        struct Plan {
+            var slot: Int32?
+            var wasVisible = false
+            var oldIndex = -1
+            var takesPosition = false
+            var takesValue = false
+            var deletes = false
+        }
+        var plans: [Plan] = []
+        plans.reserveCapacity(updates.count)
+        for update in updates {
+            for stamp in update.stamps where stamp.lamport > clock { clock = stamp.lamport }
+            if let deleted = tombstones[update.id] {
+                if update.deletion.isSet && update.deletion < deleted { tombstones[update.id] = update.deletion }
+                plans.append(Plan())
+                continue
+            }
+            var plan = Plan(slot: rows.slot(of: update.id))
+            let record = plan.slot.map { rows[$0] }
+            plan.wasVisible = record?.isVisible ?? false
+            plan.deletes = update.deletion.isSet
+            if !plan.deletes {
+                plan.takesPosition = update.positionStamp > (record?.positionStamp ?? .none)
+                plan.takesValue = update.valueStamp > (record?.valueStamp ?? .none)
+            }
+            if plan.wasVisible && (plan.deletes || plan.takesPosition) {
+                plan.oldIndex = order.lowerBound(rows.bound(of: plan.slot!), rows: rows)
+            }
+            plans.append(plan)
+        }
+
+        for oldIndex in plans.lazy.map(\.oldIndex).filter({ $0 >= 0 }).sorted(by: >) {
+            order.remove(at: oldIndex)
+        }
+
+        var applied = Applied()
+        applied.valueSlots.reserveCapacity(updates.count)
+        for (offset, update) in updates.enumerated() {
+            var plan = plans[offset]
+            if plan.deletes {
+                if let slot = plan.slot {
+                    rows.remove(slot)
+                    applied.freedSlots.append(slot)
+                }
+                tombstones[update.id] = update.deletion
+                applied.valueSlots.append(nil)
+                continue
+            }
+            if plan.slot == nil && (plan.takesPosition || plan.takesValue) {
+                plan.slot = rows.add(
+                    RowRecord(id: update.id, key: PositionKey([1]), positionStamp: .none, valueStamp: .none))
+                plans[offset].slot = plan.slot
+            }
+            if plan.takesPosition, let slot = plan.slot {
+                rows[slot].key = update.position!
+                rows[slot].positionStamp = update.positionStamp
+            }
+            if plan.takesValue, let slot = plan.slot {
+                rows[slot].valueStamp = update.valueStamp
+            }
+            applied.valueSlots.append(plan.takesValue ? plan.slot : nil)
+        }
+
+        var entered: [Int] = []  // offsets of rows put into the order
+        for (offset, plan) in plans.enumerated() {
+            guard let slot = plan.slot, !plan.deletes, rows[slot].isVisible else { continue }
+            guard plan.oldIndex >= 0 || !plan.wasVisible else { continue }
+            let bound = rows.bound(of: slot)
+            order.insert(slot, bound: bound, at: order.lowerBound(bound, rows: rows), rows: rows)
+            entered.append(offset)
+        }
+
+        var change = ListChange()
+        for plan in plans where plan.oldIndex >= 0 && plan.deletes {
+            change.removed.append(plan.oldIndex)
+        }
+        for offset in entered {
+            let plan = plans[offset]
+            let newIndex = order.lowerBound(rows.bound(of: plan.slot!), rows: rows)
+            if plan.wasVisible {
+                change.moved.append(ListChange.Move(from: plan.oldIndex, to: newIndex))
+            } else {
+                change.inserted.append(newIndex)
+            }
+        }
+        for plan in plans where plan.takesValue && plan.wasVisible {
+            change.updated.append(order.lowerBound(rows.bound(of: plan.slot!), rows: rows))
+        }
+        change.removed.sort()
+        change.inserted.sort()
+        change.moved.sort { $0.from < $1.from }
+        change.updated.sort()
+        applied.change = change
+        return applied
+    }
+
+    /// Records operations as seen.
+    func markSeen(_ ranges: DotRanges) {
+        seen.formUnion(ranges)
+    }
+
+    /// Records this replica's counters `counters` as seen and advances the clock to `lamport`.
+    func markLocal(_ counters: ClosedRange<UInt64>, lamport: UInt64) {
+        seen.insert(counters, of: replica)
+        clock = max(clock, lamport)
+    }
+}

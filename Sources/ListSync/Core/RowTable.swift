@@ -1,0 +1,75 @@
+/// A row the replica knows and that is not deleted: its identity and the stamps of its registers.
+///
+/// A row is visible once both its position and its value are known; a row that so far is known only
+/// from a move or an edit (its insert not yet received) waits here invisibly.
+struct RowRecord {
+    var id: RowID
+    /// The position key; meaningful when `positionStamp` is set.
+    var key: PositionKey
+    /// The stamp of the operation that set the position, or ``Stamp/none``.
+    var positionStamp: Stamp
+    /// The stamp of the operation that set the value, or ``Stamp/none``.
+    var valueStamp: Stamp
+
+    /// Whether the row is in the visible order.
+    var isVisible: Bool { positionStamp.isSet && valueStamp.isSet }
+}
+
+extension Stamp {
+    /// No stamp: the register was never set (real operations have Lamport time 1 or more).
+    static let none = Stamp(lamport: 0, dot: Dot(replica: ReplicaID(0), counter: 0))
+
+    /// Whether this is a real stamp.
+    var isSet: Bool { lamport != 0 }
+}
+
+/// The rows a replica knows, in slots that are reused after deletes, with lookup by row ID.
+struct RowTable {
+    private(set) var records: ContiguousArray<RowRecord> = []
+    private(set) var slots: [RowID: Int32] = [:]
+    private var freeSlots: [Int32] = []
+
+    /// The number of rows (visible or waiting).
+    var count: Int { slots.count }
+
+    /// The record in `slot`.
+    subscript(slot: Int32) -> RowRecord {
+        get { records[Int(slot)] }
+        _modify { yield &records[Int(slot)] }
+    }
+
+    /// The slot of the row `id`, if the table has it.
+    func slot(of id: RowID) -> Int32? { slots[id] }
+
+    /// The order index bound (key, ID) of the row in `slot`.
+    @inline(__always)
+    func bound(of slot: Int32) -> OrderIndex.Bound {
+        let record = records[Int(slot)]
+        return OrderIndex.Bound(key: record.key, id: record.id)
+    }
+
+    /// Adds a record and returns its slot.
+    mutating func add(_ record: RowRecord) -> Int32 {
+        let slot: Int32
+        if let free = freeSlots.popLast() {
+            slot = free
+            records[Int(slot)] = record
+        } else {
+            slot = Int32(records.count)
+            records.append(record)
+        }
+        slots[record.id] = slot
+        return slot
+    }
+
+    /// Removes the record in `slot`; the slot may be reused.
+    mutating func remove(_ slot: Int32) {
+        slots.removeValue(forKey: records[Int(slot)].id)
+        freeSlots.append(slot)
+    }
+
+    /// Calls `body` with every slot in use.
+    func forEachSlot(_ body: (Int32) throws -> Void) rethrows {
+        for slot in slots.values { try body(slot) }
+    }
+}

@@ -1,0 +1,18 @@
+/// The registers one operation or change sets on one row: the unit of merge.
+///
+/// A row's position, value and deletion are last-writer-wins registers, each carrying the stamp of the
+/// operation that set it; merge keeps the greater stamp per register, and a deletion is final. So
+/// merging updates is commutative, associative and idempotent by construction.
+struct RowUpdate: Hashable, Sendable {
+    var id: RowID
+    /// The new position and the stamp of the insert or move that set it.
+    var position: PositionKey?
+    var positionStamp: Stamp = .none
+    /// The stamp of the insert or edit that set the value (the value itself travels beside).
+    var valueStamp: Stamp = .none
+    /// The stamp of the delete, if the row is deleted.
+    var deletion: Stamp = .none
+
+    /// Every stamp set in this update.
+    var stamps: [Stamp] { [positionStamp, valueStamp, deletion].filter(\.isSet) }
+}

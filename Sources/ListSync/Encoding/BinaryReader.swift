@@ -1,0 +1,66 @@
+/// Reads ListSync's binary encoding with every access bounds-checked: malformed input is a typed
+/// error, never a trap.
+struct BinaryReader {
+    private let bytes: [UInt8]
+    /// The offset of the next byte to read.
+    private(set) var offset = 0
+
+    /// A reader over `bytes`.
+    init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+    /// The number of bytes not read yet.
+    var remaining: Int { bytes.count - offset }
+
+    /// Reads one byte.
+    mutating func readByte() throws(BinaryDecodingError) -> UInt8 {
+        guard offset < bytes.count else { throw .truncated(offset: offset) }
+        defer { offset += 1 }
+        return bytes[offset]
+    }
+
+    /// Reads an unsigned LEB128 varint of at most 10 bytes.
+    mutating func readVarint() throws(BinaryDecodingError) -> UInt64 {
+        let start = offset
+        var result: UInt64 = 0
+        var shift: UInt64 = 0
+        while true {
+            let byte = try readByte()
+            if shift == 63 && byte > 1 { throw .malformedVarint(offset: start) }
+            result |= UInt64(byte & 0x7F) << shift
+            if byte & 0x80 == 0 { return result }
+            shift += 7
+            if shift > 63 { throw .malformedVarint(offset: start) }
+        }
+    }
+
+    /// Reads a varint count of elements that each take at least `minimumSize` bytes.
+    mutating func readCount(minimumSize: Int = 1) throws(BinaryDecodingError) -> Int {
+        let start = offset
+        let value = try readVarint()
+        guard value <= UInt64(remaining / max(minimumSize, 1)) else { throw .countTooLarge(offset: start) }
+        return Int(value)
+    }
+
+    /// Reads 8 bytes, little-endian.
+    mutating func readFixed64() throws(BinaryDecodingError) -> UInt64 {
+        guard remaining >= 8 else { throw .truncated(offset: offset) }
+        var value: UInt64 = 0
+        for index in 0..<8 { value |= UInt64(bytes[offset + index]) << UInt64(8 * index) }
+        offset += 8
+        return value
+    }
+
+    /// Reads a varint length, then that many bytes.
+    mutating func readLengthPrefixed() throws(BinaryDecodingError) -> ArraySlice<UInt8> {
+        let start = offset
+        let length = try readVarint()
+        guard length <= UInt64(remaining) else { throw .truncated(offset: start) }
+        defer { offset += Int(length) }
+        return bytes[offset..<(offset + Int(length))]
+    }
+
+    /// Throws unless every byte was read.
+    func expectEnd() throws(BinaryDecodingError) {
+        guard remaining == 0 else { throw .trailingBytes(offset: offset) }
+    }
+}

@@ -1,0 +1,76 @@
+/// A row's position: a byte string from a dense total order, compared lexicographically.
+///
+/// Keys are never empty and never end in a zero byte, so a key always exists strictly between two
+/// different keys. The first 16 bytes are stored inline (most keys are shorter than 10 bytes); longer
+/// keys keep the rest in an array.
+public struct PositionKey: Hashable, Comparable, Sendable, CustomStringConvertible {
+    /// Bytes 0..<8, big-endian, zero-padded.
+    @usableFromInline var word0: UInt64
+    /// Bytes 8..<16, big-endian, zero-padded.
+    @usableFromInline var word1: UInt64
+    /// Bytes 16..., when the key is longer than 16 bytes.
+    @usableFromInline var tail: [UInt8]?
+    /// The number of bytes.
+    public let count: Int
+
+    /// Number of bytes kept inline.
+    @usableFromInline static let inlineCapacity = 16
+
+    /// Creates a key from its bytes. The caller guarantees the bytes are a valid key (see ``isValid(_:)``).
+    public init<Bytes: Collection>(_ bytes: Bytes) where Bytes.Element == UInt8 {
+        var word0: UInt64 = 0
+        var word1: UInt64 = 0
+        var tail: [UInt8] = []
+        var index = 0
+        for byte in bytes {
+            if index < 8 {
+                word0 |= UInt64(byte) << (56 - 8 * index)
+            } else if index < 16 {
+                word1 |= UInt64(byte) << (56 - 8 * (index - 8))
+            } else {
+                tail.append(byte)
+            }
+            index += 1
+        }
+        self.word0 = word0
+        self.word1 = word1
+        self.tail = tail.isEmpty ? nil : tail
+        self.count = index
+    }
+
+    /// Whether `bytes` form a valid key: not empty and not ending in a zero byte.
+    public static func isValid<Bytes: BidirectionalCollection>(_ bytes: Bytes) -> Bool where Bytes.Element == UInt8 {
+        guard let last = bytes.last else { return false }
+        return last != 0
+    }
+
+    /// The byte at `index`.
+    @inlinable
+    public subscript(index: Int) -> UInt8 {
+        precondition(index >= 0 && index < count, "PositionKey index out of range")
+        if index < 8 { return UInt8(truncatingIfNeeded: word0 >> (56 - 8 * index)) }
+        if index < 16 { return UInt8(truncatingIfNeeded: word1 >> (56 - 8 * (index - 8))) }
+        return tail.unsafelyUnwrapped[index - 16]
+    }
+
+    /// The bytes of the key.
+    public var bytes: [UInt8] { (0..<count).map { self[$0] } }
+
+    @inlinable
+    public static func < (lhs: PositionKey, rhs: PositionKey) -> Bool {
+        if lhs.word0 != rhs.word0 { return lhs.word0 < rhs.word0 }
+        if lhs.word1 != rhs.word1 { return lhs.word1 < rhs.word1 }
+        if let left = lhs.tail, let right = rhs.tail {
+            for (a, b) in zip(left, right) where a != b { return a < b }
+        }
+        return lhs.count < rhs.count
+    }
+
+    /// The key in hexadecimal, as in `9f80`.
+    public var description: String {
+        bytes.map { byte in
+            let hex = String(byte, radix: 16)
+            return byte < 16 ? "0" + hex : hex
+        }.joined()
+    }
+}

@@ -1,0 +1,62 @@
+/// An order-preserving, prefix-free encoding of signed integers as bytes.
+///
+/// Byte-wise lexicographic order of encodings equals numeric order, and no encoding is a prefix of
+/// another, so `prefix + encode(i) < prefix + encode(j)` exactly when `i < j`. Integers in -64...63 take
+/// one byte (0x40...0xBF); larger magnitudes take a head byte giving the length, then a big-endian
+/// offset: 0xC0 + (n - 1) followed by n bytes for positive, 0x3F - (n - 1) followed by n bytes for
+/// negative, n in 1...8. A run of keys inside one replica's sub-range uses these integers, ascending
+/// for forward runs and descending for backward runs, so run keys grow logarithmically.
+enum RunInteger {
+    /// The smallest and largest integers the encoding supports.
+    static let range: ClosedRange<Int64> = (-(1 << 62))...(1 << 62)
+
+    /// Appends the encoding of `value` to `bytes`.
+    static func append(_ value: Int64, to bytes: inout [UInt8]) {
+        precondition(range.contains(value), "RunInteger out of range")
+        if value >= -64 && value <= 63 {
+            bytes.append(UInt8(truncatingIfNeeded: 0x80 + value))
+            return
+        }
+        if value > 63 {
+            var base: UInt64 = 64
+            var length = 1
+            var offset = UInt64(value) - base
+            while length < 8 && offset >= (1 << (8 * UInt64(length))) {
+                base += 1 << (8 * UInt64(length))
+                offset = UInt64(value) - base
+                length += 1
+            }
+            bytes.append(UInt8(0xC0 + length - 1))
+            appendBigEndian(offset, length: length, to: &bytes)
+        } else {
+            // value <= -65. Lengths grow as values fall: the n-byte band is [high - 256^n + 1, high].
+            var high: Int64 = -65
+            var length = 1
+            while length < 8 && value < high - (Int64(1) << (8 * Int64(length))) + 1 {
+                high -= Int64(1) << (8 * Int64(length))
+                length += 1
+            }
+            let low = high - (Int64(1) << (8 * Int64(length))) + 1
+            bytes.append(UInt8(0x3F - (length - 1)))
+            appendBigEndian(UInt64(value - low), length: length, to: &bytes)
+        }
+    }
+
+    /// The encoding of `value`.
+    static func encode(_ value: Int64) -> [UInt8] {
+        var bytes: [UInt8] = []
+        append(value, to: &bytes)
+        return bytes
+    }
+
+    /// Whether the encoding of `value` ends in a non-zero byte, as every key must.
+    static func endsInNonZeroByte(_ value: Int64) -> Bool {
+        encode(value).last != 0
+    }
+
+    private static func appendBigEndian(_ value: UInt64, length: Int, to bytes: inout [UInt8]) {
+        for index in stride(from: length - 1, through: 0, by: -1) {
+            bytes.append(UInt8(truncatingIfNeeded: value >> (8 * UInt64(index))))
+        }
+    }
+}

@@ -1,0 +1,113 @@
+import Foundation
+
+/// An ordered list of rows that any number of replicas edit concurrently and offline, and that
+/// converges once they have exchanged changes.
+///
+/// Rows are read as a `RandomAccessCollection` of ``Row`` values, each `Identifiable` by a stable
+/// ``RowID``. Every mutation is one atomic change with its own operation dots, and returns a
+/// ``ListChange`` a table view can apply directly. Exchange changes with ``changes(since:)`` and
+/// ``merge(_:)``:
+///
+/// ```swift
+/// let phone = ReplicatedList<String>()
+/// let laptop = ReplicatedList<String>()
+/// phone.append(contentsOf: ["Paris", "Rome"])
+/// try laptop.merge(phone.changes(since: laptop.versionVector))
+/// laptop.move(fromOffsets: [1], toOffset: 0)
+/// try phone.merge(laptop.changes(since: phone.versionVector))
+/// // both now read Rome, Paris
+/// ```
+///
+/// A replica has identity (its ``ReplicaID`` and operation counter), so it is a class: copying one
+/// would let two replicas issue the same operation dots. It is not thread-safe; keep it on one actor.
+public final class ReplicatedList<Element: Codable & Sendable> {
+    let core: ListCore
+    /// Decoded values by row slot.
+    var values: ContiguousArray<Element?> = []
+
+    /// Creates an empty replica.
+    /// - Parameter replicaID: this replica's identity; random by default. Never give two live replicas
+    ///   the same identity.
+    public init(replicaID: ReplicaID = .random()) {
+        core = ListCore(replica: replicaID)
+    }
+
+    /// Creates a replica holding the state of a snapshot made by ``snapshot()``.
+    /// - Throws: ``MergeError/malformed(_:)`` when the bytes are not a valid snapshot, or another
+    ///   ``MergeError`` when its rows do not decode as `Element`.
+    public convenience init(snapshot: [UInt8], replicaID: ReplicaID = .random()) throws(MergeError) {
+        self.init(replicaID: replicaID)
+        let changes: ChangeSet
+        do {
+            changes = try ChangeSet.decode(snapshot, as: .snapshot)
+        } catch {
+            throw .malformed(error)
+        }
+        try merge(changes)
+    }
+
+    /// This replica's identity.
+    public var replicaID: ReplicaID { core.replica }
+
+    /// For each replica, how many of its operations this replica has seen (contiguously).
+    public var versionVector: VersionVector { core.versionVector }
+
+    /// The Lamport clock: the highest Lamport time seen or made.
+    public var lamportClock: UInt64 { core.clock }
+
+    /// The index of the visible row `id`, or nil when it is not visible.
+    /// - Complexity: O(log n)
+    public func index(forRow id: RowID) -> Int? { core.index(of: id) }
+
+    /// The visible row `id`, or nil.
+    /// - Complexity: O(log n)
+    public subscript(row id: RowID) -> Row<Element>? {
+        index(forRow: id).map { self[$0] }
+    }
+
+    /// The position key of the visible row at `index` (for diagnostics and key-length measurements).
+    /// - Complexity: O(log n)
+    public func positionKey(at index: Int) -> PositionKey { core.record(at: index).key }
+
+    /// Whether the row `id` was deleted (deletion is final).
+    public func isDeleted(_ id: RowID) -> Bool { core.isDeleted(id) }
+
+    /// Stores decoded values for the slots an applied change touched and returns its batch.
+    func store(_ applied: ListCore.Applied, values newValues: (Int) -> Element?) -> ListChange {
+        for slot in applied.freedSlots { values[Int(slot)] = nil }
+        for (offset, slot) in applied.valueSlots.enumerated() {
+            guard let slot else { continue }
+            if Int(slot) >= values.count {
+                values.append(contentsOf: repeatElement(nil, count: Int(slot) + 1 - values.count))
+            }
+            values[Int(slot)] = newValues(offset)
+        }
+        return applied.change
+    }
+
+    /// The value in `slot`; every visible row has one.
+    func value(inSlot slot: Int32) -> Element {
+        guard let value = values[Int(slot)] else { preconditionFailure("visible row without a value in slot \(slot)") }
+        return value
+    }
+}
+
+extension ReplicatedList: RandomAccessCollection {
+    /// Rows are indexed by offset.
+    public typealias Index = Int
+    /// The indices of the visible rows.
+    public typealias Indices = Range<Int>
+
+    /// Always 0.
+    public var startIndex: Int { 0 }
+
+    /// The number of visible rows.
+    public var endIndex: Int { core.count }
+
+    /// The visible row at `position`.
+    /// - Complexity: O(log n)
+    public subscript(position: Int) -> Row<Element> {
+        let slot = core.slot(at: position)
+        return Row(id: core.rows[slot].id, value: value(inSlot: slot))
+    }
+}

@@ -1,0 +1,48 @@
+/// What one replica sends another: the row registers the receiver lacks, and the exact operations
+/// they account for.
+///
+/// Produced by ``ReplicatedList/changes(since:)`` and consumed by ``ReplicatedList/merge(_:)``.
+/// Merging is idempotent, commutative and associative, so change sets may be duplicated, delayed and
+/// reordered. A change set accounts for every operation in its coverage, including operations whose
+/// effect was overwritten by a later one (only the winning registers travel).
+public struct ChangeSet: Hashable, Sendable {
+    /// A row value as it travels: a type identifier and bytes.
+    struct Payload: Hashable, Sendable {
+        var typeIdentifier: String
+        var bytes: [UInt8]
+    }
+
+    /// The operations this change set accounts for.
+    var coverage: DotRanges
+    /// Row updates, sorted by row ID, unique.
+    var updates: [RowUpdate]
+    /// For each update, the value when the update sets one.
+    var payloads: [Payload?]
+
+    /// An empty change set.
+    public init() {
+        coverage = DotRanges()
+        updates = []
+        payloads = []
+    }
+
+    init(coverage: DotRanges, updates: [RowUpdate], payloads: [Payload?]) {
+        precondition(updates.count == payloads.count)
+        self.coverage = coverage
+        self.updates = updates
+        self.payloads = payloads
+    }
+
+    /// Whether the change set carries nothing.
+    public var isEmpty: Bool { updates.isEmpty && coverage.isEmpty }
+
+    /// The number of rows it touches.
+    public var rowCount: Int { updates.count }
+
+    /// The number of operations it accounts for.
+    public var operationCount: UInt64 {
+        coverage.byReplica.values.reduce(0) { total, counters in
+            total + counters.ranges.reduce(0) { $0 + $1.upperBound - $1.lowerBound + 1 }
+        }
+    }
+}

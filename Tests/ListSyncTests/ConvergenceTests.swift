@@ -1,0 +1,41 @@
+import Foundation
+import ListSync
+import Testing
+import TestSupport
+
+/// Randomized convergence: many replicas, random operations, random delivery order, duplicates and
+/// partitions. `LISTSYNC_SEEDS=N` runs N seeds instead of the default; `LISTSYNC_SEED=S` replays one.
+struct ConvergenceTests {
+    static let environment = ProcessInfo.processInfo.environment
+    static let seedCount = environment["LISTSYNC_SEEDS"].flatMap { Int($0) } ?? 200
+    static let operationCount = environment["LISTSYNC_OPERATIONS"].flatMap { Int($0) } ?? 2_000
+
+    /// Runs one seed with 3 to 8 replicas.
+    static func run(seed: UInt64, operations: Int = operationCount) throws {
+        let simulation = Simulation(seed: seed, replicaCount: 3 + Int(seed % 6))
+        do {
+            try simulation.run(operations: operations)
+        } catch {
+            Issue.record("\(error) (replay: LISTSYNC_SEED=\(seed) swift test --filter replaySeed)")
+        }
+    }
+
+    @Test(arguments: 0..<2)
+    func randomizedConvergence(half: Int) throws {
+        // Two halves so the two cores of a CI machine share the work.
+        for seed in stride(from: half, to: Self.seedCount, by: 2) { try Self.run(seed: UInt64(seed)) }
+    }
+
+    @Test func replaySeed() throws {
+        let seed = Self.environment["LISTSYNC_SEED"].flatMap { UInt64($0) } ?? 4_242
+        try Self.run(seed: seed)
+    }
+
+    @Test func convergenceCountsOperations() throws {
+        let simulation = Simulation(seed: 99, replicaCount: 4)
+        try simulation.run(operations: 300)
+        #expect(simulation.operations == 300)
+        #expect(simulation.deliveries > 0)
+        #expect(!simulation.inserted.isEmpty && !simulation.deleted.isEmpty)
+    }
+}

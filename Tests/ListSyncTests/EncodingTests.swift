@@ -1,0 +1,135 @@
+import ListSync
+import Testing
+import TestSupport
+
+/// The binary format: round trips, and malformed input is a typed error, never a trap.
+struct EncodingTests {
+    /// A change set touching inserts, moves, edits and deletes from two replicas.
+    func sampleChanges() throws -> (ChangeSet, ReplicatedList<String>) {
+        let a = ReplicatedList<String>(replicaID: ReplicaID(0xA1))
+        let b = ReplicatedList<String>(replicaID: ReplicaID(0xB2))
+        a.append(contentsOf: ["alpha", "beta", "gamma", "delta"])
+        try b.merge(a.changes(since: VersionVector()))
+        b.move(fromOffsets: [3], toOffset: 0)
+        b.updateValue("BETA", at: 2)
+        b.remove(at: 3)
+        b.insert(String(repeating: "long key neighbour ", count: 3), at: 1)
+        return (b.changes(since: VersionVector()), b)
+    }
+
+    @Test func changeSetRoundTrips() throws {
+        let (changes, source) = try sampleChanges()
+        let decoded = try ChangeSet(decoding: changes.encoded())
+        #expect(decoded == changes)
+        let copy = ReplicatedList<String>(replicaID: ReplicaID(3))
+        try copy.merge(decoded)
+        #expect(Array(copy) == Array(source))
+        #expect(copy.versionVector == source.versionVector)
+    }
+
+    @Test func snapshotRoundTrips() throws {
+        let (_, source) = try sampleChanges()
+        let loaded = try ReplicatedList<String>(snapshot: source.snapshot(), replicaID: ReplicaID(4))
+        loaded._checkInvariants()
+        #expect(Array(loaded) == Array(source))
+        #expect(loaded.snapshot() == source.snapshot())
+        #expect(throws: MergeError.malformed(.wrongKind(expected: 2, found: 1))) {
+            try ReplicatedList<String>(snapshot: source.changes(since: VersionVector()).encoded())
+        }
+    }
+
+    @Test func longKeysRoundTrip() throws {
+        let list = ReplicatedList<String>(replicaID: ReplicaID(7))
+        list.append(contentsOf: ["a", "b"])
+        var generator = SplitMix64(seed: 3)
+        for _ in 0..<300 { list.insert("x", at: 1 + Int.random(in: 0...1, using: &generator)) }
+        let longest = (0..<list.count).map { list.positionKey(at: $0).count }.max()!
+        let copy = try ReplicatedList<String>(snapshot: list.snapshot())
+        #expect(Array(copy) == Array(list))
+        #expect((0..<copy.count).map { copy.positionKey(at: $0) } == (0..<list.count).map { list.positionKey(at: $0) })
+        #expect(longest > 0)
+    }
+
+    @Test func everyTruncationIsATypedError() throws {
+        let bytes = try sampleChanges().0.encoded()
+        for length in 0..<bytes.count {
+            #expect(throws: BinaryDecodingError.self) { try ChangeSet(decoding: Array(bytes.prefix(length))) }
+        }
+    }
+
+    @Test func knownErrorsNameTheirCause() throws {
+        let bytes = try sampleChanges().0.encoded()
+        #expect(throws: BinaryDecodingError.badMagic) { try ChangeSet(decoding: [0x00] + bytes.dropFirst()) }
+        var future = bytes
+        future[2] = 9
+        #expect(throws: BinaryDecodingError.unsupportedVersion(9)) { try ChangeSet(decoding: future) }
+        #expect(throws: BinaryDecodingError.trailingBytes(offset: bytes.count)) { try ChangeSet(decoding: bytes + [0]) }
+        #expect(throws: BinaryDecodingError.truncated(offset: 0)) { try ChangeSet(decoding: []) }
+    }
+
+    @Test func randomMutationsNeverTrap() throws {
+        let (changes, _) = try sampleChanges()
+        let bytes = changes.encoded()
+        var generator = SplitMix64(seed: 11)
+        var decodedCount = 0
+        for _ in 0..<10_000 {
+            var mutated = bytes
+            for _ in 0..<Int.random(in: 1...4, using: &generator) {
+                switch Int.random(in: 0..<4, using: &generator) {
+                case 0: mutated[Int.random(in: 0..<mutated.count, using: &generator)] = UInt8.random(in: 0...255, using: &generator)
+                case 1: mutated[Int.random(in: 0..<mutated.count, using: &generator)] ^= 1 << UInt8.random(in: 0..<8, using: &generator)
+                case 2: mutated.insert(UInt8.random(in: 0...255, using: &generator), at: Int.random(in: 0...mutated.count, using: &generator))
+                default: if mutated.count > 1 { mutated.remove(at: Int.random(in: 0..<mutated.count, using: &generator)) }
+                }
+            }
+            guard let decoded = try? ChangeSet(decoding: mutated) else { continue }
+            decodedCount += 1
+            // A decoded change set is either merged whole or rejected with a typed error.
+            let list = ReplicatedList<String>(replicaID: ReplicaID(99))
+            do {
+                try list.merge(decoded)
+            } catch {
+                #expect(list.isEmpty && list.versionVector == VersionVector())
+            }
+            list._checkInvariants()
+        }
+        print("random mutations: \(decodedCount) of 10000 decoded to a valid change set")
+    }
+
+    /// A hand-written change set whose insert of row 5:1 is not in its coverage.
+    static func uncoveredInsert(covering: Bool) -> [UInt8] {
+        var bytes: [UInt8] = [0x4C, 0x53, 1, 1]  // magic, version, kind: change set
+        bytes += [1, 5, 0, 0, 0, 0, 0, 0, 0]  // one replica, 5, little-endian
+        bytes += [1, 22] + Array("public.utf8-plain-text".utf8)  // one type
+        bytes += covering ? [1, 0, 1, 0, 0] : [0]  // coverage: replica 0, one range 1...1
+        bytes += [1, 0x1B, 0, 1]  // one update: position and value by the insert, row 5:1
+        bytes += [1, 0x80, 1]  // key 80, Lamport 1
+        bytes += [1, 0, 1, UInt8(ascii: "x")]  // value: Lamport 1, type 0, "x"
+        return bytes
+    }
+
+    @Test func handWrittenChangeSetMerges() throws {
+        let list = ReplicatedList<String>(replicaID: ReplicaID(9))
+        try list.merge(ChangeSet(decoding: Self.uncoveredInsert(covering: true)))
+        #expect(list.map(\.value) == ["x"])
+        #expect(list[0].id == RowID(replica: ReplicaID(5), counter: 1))
+    }
+
+    @Test func uncoveredOperationsAreRejected() throws {
+        let list = ReplicatedList<String>(replicaID: ReplicaID(9))
+        let changes = try ChangeSet(decoding: Self.uncoveredInsert(covering: false))
+        let row = RowID(replica: ReplicaID(5), counter: 1)
+        #expect(throws: MergeError.uncoveredOperation(row: row, operation: row)) { try list.merge(changes) }
+        #expect(list.isEmpty && list.versionVector == VersionVector())
+    }
+
+    @Test func foreignValueTypesAreRejected() throws {
+        let numbers = ReplicatedList<Int>(replicaID: ReplicaID(9))
+        let changes = try ChangeSet(decoding: Self.uncoveredInsert(covering: true))
+        let row = RowID(replica: ReplicaID(5), counter: 1)
+        #expect(throws: MergeError.typeMismatch(row: row, expected: "public.json", found: "public.utf8-plain-text")) {
+            try numbers.merge(changes)
+        }
+        #expect(numbers.isEmpty)
+    }
+}

@@ -1,0 +1,66 @@
+import ListSync
+import Testing
+
+/// Position keys: ordering, and growth under the common editing patterns.
+struct PositionKeyTests {
+    @Test func keysCompareLexicographically() {
+        let cases: [([UInt8], [UInt8])] = [
+            ([1], [2]), ([1], [1, 1]), ([1, 0, 1], [1, 1]), ([0xFF], [0xFF, 0x01]),
+            (Array(repeating: 7, count: 16), Array(repeating: 7, count: 17)),
+            (Array(repeating: 7, count: 17) + [1], Array(repeating: 7, count: 17) + [2]),
+            (Array(repeating: 7, count: 20), Array(repeating: 7, count: 15) + [8]),
+        ]
+        for (smaller, larger) in cases {
+            #expect(PositionKey(smaller) < PositionKey(larger), "\(smaller) < \(larger)")
+            #expect(!(PositionKey(larger) < PositionKey(smaller)))
+            #expect(PositionKey(smaller).bytes == smaller)
+        }
+        #expect(PositionKey([3, 4]) == PositionKey([3, 4]))
+        #expect(!PositionKey.isValid([]) && !PositionKey.isValid([1, 0]) && PositionKey.isValid([0, 1]))
+    }
+
+    enum Pattern: String, CaseIterable {
+        case append, prepend, afterFirst, beforeLast, random, dragToTop, randomMove
+    }
+
+    /// 100,000 operations of each pattern keep keys strictly ordered and unique; prints the lengths.
+    @Test(arguments: Pattern.allCases)
+    func keysStayOrderedAndShort(pattern: Pattern) {
+        let list = ReplicatedList<String>(replicaID: ReplicaID(42))
+        var generator = SplitMix64(seed: 42)
+        let operations = 100_000
+        if pattern == .dragToTop || pattern == .randomMove {
+            list.append(contentsOf: (0..<1_000).map { "r\($0)" })
+        } else {
+            list.append("r")
+        }
+        for step in 0..<operations {
+            switch pattern {
+            case .append: list.append("\(step)")
+            case .prepend: list.insert("\(step)", at: 0)
+            case .afterFirst: list.insert("\(step)", at: 1)
+            case .beforeLast: list.insert("\(step)", at: list.count - 1)
+            case .random: list.insert("\(step)", at: Int.random(in: 0...list.count, using: &generator))
+            case .dragToTop: list.move(fromOffsets: [list.count - 1], toOffset: 0)
+            case .randomMove:
+                list.move(
+                    fromOffsets: [Int.random(in: 0..<list.count, using: &generator)],
+                    toOffset: Int.random(in: 0...list.count, using: &generator))
+            }
+        }
+        var previous: PositionKey?
+        var total = 0
+        var longest = 0
+        for index in 0..<list.count {
+            let key = list.positionKey(at: index)
+            if let previous { #expect(previous < key, "keys not strictly increasing at \(index)") }
+            previous = key
+            total += key.count
+            longest = max(longest, key.count)
+        }
+        list._checkInvariants()
+        let average = Double(total) / Double(list.count)
+        print("position keys \(pattern.rawValue): average \(average) bytes, maximum \(longest) bytes over \(list.count) rows")
+        #expect(longest <= 64, "keys grow too fast")
+    }
+}

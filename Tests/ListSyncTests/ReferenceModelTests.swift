@@ -1,0 +1,81 @@
+import Foundation
+import ListSync
+import Testing
+import TestSupport
+
+/// A single replica behaves exactly like a plain array driven by the same operations, and every
+/// change batch turns the old rows into the new ones.
+struct ReferenceModelTests {
+    @Test(arguments: 1...20)
+    func replicaMatchesArray(seed: UInt64) throws {
+        var generator = SplitMix64(seed: seed)
+        let list = ReplicatedList<String>(replicaID: ReplicaID(seed))
+        var model: [String] = []
+        var mirror = BatchMirror<String>()
+        for step in 0..<400 {
+            let change: ListChange
+            let value = "s\(step)"
+            switch Int.random(in: 0..<6, using: &generator) {
+            case 0 where !model.isEmpty:
+                let source = generator.offsets(in: model.count, maximum: 5)
+                let destination = Int.random(in: 0...model.count, using: &generator)
+                change = list.move(fromOffsets: source, toOffset: destination)
+                referenceMove(&model, fromOffsets: source, toOffset: destination)
+            case 1 where !model.isEmpty:
+                let offsets = generator.offsets(in: model.count, maximum: 3)
+                change = list.remove(atOffsets: offsets)
+                for offset in offsets.reversed() { model.remove(at: offset) }
+            case 2 where !model.isEmpty:
+                let index = Int.random(in: 0..<model.count, using: &generator)
+                change = list.updateValue(value, at: index)
+                model[index] = value
+            case 3:
+                let values = (0..<Int.random(in: 1...4, using: &generator)).map { "\(value).\($0)" }
+                let index = Int.random(in: 0...model.count, using: &generator)
+                change = list.insert(contentsOf: values, at: index)
+                model.insert(contentsOf: values, at: index)
+            default:
+                let index = Int.random(in: 0...model.count, using: &generator)
+                change = list.insert(value, at: index)
+                model.insert(value, at: index)
+            }
+            list._checkInvariants()
+            #expect(list.map(\.value) == model)
+            try mirror.apply(change, from: list)
+            for (index, row) in list.enumerated() { #expect(list.index(forRow: row.id) == index) }
+        }
+    }
+
+    @Test func moveWithinOwnPlaceIsNoChange() {
+        let list = ReplicatedList<String>(replicaID: ReplicaID(1))
+        list.append(contentsOf: ["a", "b", "c"])
+        let before = list.versionVector
+        #expect(list.move(fromOffsets: [1], toOffset: 1).isEmpty)
+        #expect(list.move(fromOffsets: [1], toOffset: 2).isEmpty)
+        #expect(list.move(fromOffsets: [0, 1], toOffset: 0).isEmpty)
+        #expect(list.versionVector == before)
+        #expect(list.map(\.value) == ["a", "b", "c"])
+    }
+
+    @Test func batchOfBlockMoveReportsOldAndNewIndexes() {
+        let list = ReplicatedList<String>(replicaID: ReplicaID(1))
+        list.append(contentsOf: ["a", "b", "c", "d", "e"])
+        let change = list.move(fromOffsets: [1, 3], toOffset: 5)
+        #expect(list.map(\.value) == ["a", "c", "e", "b", "d"])
+        #expect(change.moved == [ListChange.Move(from: 1, to: 3), ListChange.Move(from: 3, to: 4)])
+        #expect(change.inserted.isEmpty && change.removed.isEmpty)
+    }
+
+    @Test func rowsHaveStableIdentity() throws {
+        let list = ReplicatedList<String>(replicaID: ReplicaID(5))
+        list.append(contentsOf: ["a", "b", "c"])
+        let id = list[0].id
+        list.move(fromOffsets: [0], toOffset: 3)
+        list.updateValue("A", forRow: id)
+        #expect(list.index(forRow: id) == 2)
+        #expect(list[row: id]?.value == "A")
+        list.remove(at: 2)
+        #expect(list.index(forRow: id) == nil)
+        #expect(list.updateValue("again", forRow: id) == nil)
+    }
+}
