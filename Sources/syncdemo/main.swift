@@ -69,7 +69,9 @@ do {
     show("2. Offline, both drag Rome: phone to the top, laptop to the bottom")
     try sync(phone, to: laptop)
     let toPhone = try sync(laptop, to: phone)
-    show("   After syncing, Rome is in one place: the laptop's move wins (same Lamport time, higher replica ID); phone's batch \(toPhone)")
+    show(
+        "   After syncing, Rome is in one place: the laptop's move wins (same Lamport time, higher replica ID); phone's batch \(toPhone)"
+    )
 
     phone.move(fromOffsets: offsets(of: "Tokyo", in: phone), toOffset: 0)
     laptop.remove(atOffsets: offsets(of: "Tokyo", in: laptop))
@@ -88,7 +90,9 @@ do {
 
     let converged = phone.map(\.value) == laptop.map(\.value) && phone.map(\.id) == laptop.map(\.id)
     let milliseconds = Int(Date().timeIntervalSince(start) * 1000)
-    print("\n\(converged ? "converged" : "NOT converged"): 2 replicas, \(phone.count) rows, \(bytesExchanged) bytes exchanged, \(milliseconds) ms")
+    print(
+        "\n\(converged ? "converged" : "NOT converged"): 2 replicas, \(phone.count) rows, \(bytesExchanged) bytes exchanged, \(milliseconds) ms"
+    )
     exit(converged ? 0 : 1)
 } catch {
     FileHandle.standardError.write(Data("syncdemo: \(error)\n".utf8))

@@ -1,7 +1,7 @@
 import Foundation
 import ListSync
-import Testing
 import TestSupport
+import Testing
 
 /// Randomized convergence: many replicas, random operations, random delivery order, duplicates and
 /// partitions. `LISTSYNC_SEEDS=N` runs N seeds instead of the default; `LISTSYNC_SEED=S` replays one.

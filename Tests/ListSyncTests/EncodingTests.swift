@@ -1,6 +1,6 @@
 import ListSync
-import Testing
 import TestSupport
+import Testing
 
 /// The binary format: round trips, and malformed input is a typed error, never a trap.
 struct EncodingTests {
@@ -76,10 +76,18 @@ struct EncodingTests {
             var mutated = bytes
             for _ in 0..<Int.random(in: 1...4, using: &generator) {
                 switch Int.random(in: 0..<4, using: &generator) {
-                case 0: mutated[Int.random(in: 0..<mutated.count, using: &generator)] = UInt8.random(in: 0...255, using: &generator)
-                case 1: mutated[Int.random(in: 0..<mutated.count, using: &generator)] ^= 1 << UInt8.random(in: 0..<8, using: &generator)
-                case 2: mutated.insert(UInt8.random(in: 0...255, using: &generator), at: Int.random(in: 0...mutated.count, using: &generator))
-                default: if mutated.count > 1 { mutated.remove(at: Int.random(in: 0..<mutated.count, using: &generator)) }
+                case 0:
+                    mutated[Int.random(in: 0..<mutated.count, using: &generator)] = UInt8.random(
+                        in: 0...255, using: &generator)
+                case 1:
+                    mutated[Int.random(in: 0..<mutated.count, using: &generator)] ^=
+                        1 << UInt8.random(in: 0..<8, using: &generator)
+                case 2:
+                    mutated.insert(
+                        UInt8.random(in: 0...255, using: &generator),
+                        at: Int.random(in: 0...mutated.count, using: &generator))
+                default:
+                    if mutated.count > 1 { mutated.remove(at: Int.random(in: 0..<mutated.count, using: &generator)) }
                 }
             }
             guard let decoded = try? ChangeSet(decoding: mutated) else { continue }

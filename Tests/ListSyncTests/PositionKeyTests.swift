@@ -60,7 +60,9 @@ struct PositionKeyTests {
         }
         list._checkInvariants()
         let average = Double(total) / Double(list.count)
-        print("position keys \(pattern.rawValue): average \(average) bytes, maximum \(longest) bytes over \(list.count) rows")
+        print(
+            "position keys \(pattern.rawValue): average \(average) bytes, maximum \(longest) bytes over \(list.count) rows"
+        )
         #expect(longest <= 64, "keys grow too fast")
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 import ListSync
-import Testing
 import TestSupport
+import Testing
 
 /// A single replica behaves exactly like a plain array driven by the same operations, and every
 /// change batch turns the old rows into the new ones.

@@ -5,7 +5,9 @@ import Testing
 /// One test per situation of the semantics table (DESIGN.md section 1).
 struct SemanticsTests {
     /// Two replicas that start from the same rows.
-    func pair(_ values: [String], a: UInt64 = 1, b: UInt64 = 2) throws -> (ReplicatedList<String>, ReplicatedList<String>) {
+    func pair(_ values: [String], a: UInt64 = 1, b: UInt64 = 2) throws -> (
+        ReplicatedList<String>, ReplicatedList<String>
+    ) {
         let first = ReplicatedList<String>(replicaID: ReplicaID(a))
         let second = ReplicatedList<String>(replicaID: ReplicaID(b))
         first.append(contentsOf: values)
@@ -167,7 +169,9 @@ struct SemanticsTests {
                 interleaved += 1
             }
         }
-        print("runs into the same gap (\(forward ? "forward" : "backward")): \(interleaved) of \(trials) pairs interleaved")
+        print(
+            "runs into the same gap (\(forward ? "forward" : "backward")): \(interleaved) of \(trials) pairs interleaved"
+        )
         #expect(interleaved <= trials * 2 / 256)
     }
 

@@ -61,7 +61,10 @@ public final class Simulation {
             step += 1
             switch Int.random(in: 0..<100, using: &rng) {
             case 0..<50: try localOperation(on: Int.random(in: 0..<replicas.count, using: &rng))
-            case 50..<70: send(from: Int.random(in: 0..<replicas.count, using: &rng), to: Int.random(in: 0..<replicas.count, using: &rng))
+            case 50..<70:
+                send(
+                    from: Int.random(in: 0..<replicas.count, using: &rng),
+                    to: Int.random(in: 0..<replicas.count, using: &rng))
             case 70..<95: try deliverOne()
             case 95..<98: startOrHealPartition()
             default: inFlight.shuffle(using: &rng)
@@ -87,9 +90,12 @@ public final class Simulation {
             change = list.insert(contentsOf: values, at: at)
             for offset in at..<(at + values.count) { inserted.insert(list[offset].id) }
         } else if roll < 55 {
-            change = list.move(fromOffsets: rng.offsets(in: count, maximum: 1), toOffset: Int.random(in: 0...count, using: &rng))
+            change = list.move(
+                fromOffsets: rng.offsets(in: count, maximum: 1), toOffset: Int.random(in: 0...count, using: &rng))
         } else if roll < 70 {
-            let source = Bool.random(using: &rng) ? rng.offsets(in: count, maximum: 4) : rng.contiguousOffsets(in: count, count: 3)
+            let source =
+                Bool.random(using: &rng)
+                ? rng.offsets(in: count, maximum: 4) : rng.contiguousOffsets(in: count, count: 3)
             change = list.move(fromOffsets: source, toOffset: Int.random(in: 0...count, using: &rng))
         } else if roll < 85 || roll >= 100 {
             let offsets = rng.offsets(in: count, maximum: 2)

@@ -7,7 +7,7 @@ extension ListCore {
         order.checkStructure(rows: rows)
         var previous: OrderIndex.Bound?
         var ordered = Set<Int32>()
-        order.forEach { slot in
+        order.forEachInOrder { slot in
             let record = rows[slot]
             precondition(record.isVisible, "invisible row \(record.id) in the order")
             precondition(PositionKey.isValid(record.key.bytes), "invalid key \(record.key) of \(record.id)")
@@ -23,7 +23,8 @@ extension ListCore {
             precondition(tombstones[record.id] == nil, "row \(record.id) is both live and deleted")
             if record.isVisible { visible += 1 }
             for stamp in [record.positionStamp, record.valueStamp] where stamp.isSet {
-                precondition(seen.contains(stamp.dot), "operation \(stamp.dot) of \(record.id) not in the version vector")
+                precondition(
+                    seen.contains(stamp.dot), "operation \(stamp.dot) of \(record.id) not in the version vector")
                 precondition(stamp.lamport <= clock, "stamp \(stamp) above the clock \(clock)")
             }
         }

@@ -19,7 +19,8 @@ extension ListCore {
 
     private func commit(_ change: LocalChange) -> Applied {
         guard !change.updates.isEmpty else { return Applied() }
-        markLocal(change.firstCounter...(change.firstCounter + UInt64(change.updates.count) - 1), lamport: change.lamport)
+        markLocal(
+            change.firstCounter...(change.firstCounter + UInt64(change.updates.count) - 1), lamport: change.lamport)
         return apply(change.updates)
     }
 

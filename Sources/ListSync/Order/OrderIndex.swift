@@ -201,15 +201,15 @@ struct OrderIndex {
 
     /// Calls `body` with every slot in order.
     /// - Complexity: O(n)
-    func forEach(_ body: (Int32) throws -> Void) rethrows {
-        try Self.forEach(in: root, body)
+    func forEachInOrder(_ body: (Int32) throws -> Void) rethrows {
+        try Self.forEachInOrder(in: root, body)
     }
 
-    private static func forEach(in node: Node, _ body: (Int32) throws -> Void) rethrows {
+    private static func forEachInOrder(in node: Node, _ body: (Int32) throws -> Void) rethrows {
         if node.isLeaf {
             for slot in node.slots { try body(slot) }
         } else {
-            for child in node.children { try forEach(in: child, body) }
+            for child in node.children { try forEachInOrder(in: child, body) }
         }
     }
 

@@ -12,7 +12,9 @@ extension ReplicatedList {
             coverage: coverage,
             updates: updates.map(\.0),
             payloads: updates.map { _, slot in
-                slot.map { ChangeSet.Payload(typeIdentifier: typeIdentifier, bytes: ValueCoding.encode(value(inSlot: $0))) }
+                slot.map {
+                    ChangeSet.Payload(typeIdentifier: typeIdentifier, bytes: ValueCoding.encode(value(inSlot: $0)))
+                }
             })
     }
 
