@@ -79,3 +79,29 @@ struct ReferenceModelTests {
         #expect(list.updateValue("again", forRow: id) == nil)
     }
 }
+
+/// Operation counters after a restart.
+struct CounterTests {
+    @Test func reservedCountersAreNeverReused() throws {
+        let list = ReplicatedList<String>(replicaID: ReplicaID(8))
+        list.append("a")
+        #expect(list.nextOperationCounter == 2)
+        list.reserveOperationCounters(from: 100)
+        list.append("b")
+        #expect(list.last?.id == RowID(replica: ReplicaID(8), counter: 100))
+        list.reserveOperationCounters(from: 50)
+        #expect(list.nextOperationCounter == 101)
+        list._checkInvariants()
+        let copy = ReplicatedList<String>(replicaID: ReplicaID(9))
+        try copy.merge(list.changes(since: VersionVector()))
+        #expect(copy.map(\.value) == ["a", "b"])
+    }
+
+    @Test func replicaThatLostStateContinuesAboveItsOldOperations() throws {
+        let original = ReplicatedList<String>(replicaID: ReplicaID(8))
+        original.append(contentsOf: ["a", "b", "c"])
+        let restored = ReplicatedList<String>(replicaID: ReplicaID(8))
+        try restored.merge(original.changes(since: VersionVector()))
+        #expect(restored.nextOperationCounter == 4)
+    }
+}

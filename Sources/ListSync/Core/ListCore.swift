@@ -44,9 +44,13 @@ final class ListCore {
     /// Whether the row `id` was deleted.
     func isDeleted(_ id: RowID) -> Bool { tombstones[id] != nil }
 
+    /// The lowest counter local operations may use (raised by durable storage after a restart).
+    var counterFloor: UInt64 = 1
+
     /// The counter the next local operation gets: above every counter of this replica ever seen, so a
-    /// replica that lost state and hears of its own older operations never reuses a dot.
-    var nextCounter: UInt64 { seen.upperBound(of: replica) + 1 }
+    /// replica that lost state and hears of its own older operations never reuses a dot, and at least
+    /// ``counterFloor``.
+    var nextCounter: UInt64 { max(seen.upperBound(of: replica) + 1, counterFloor) }
 
     /// The version vector: contiguous counters seen per replica.
     var versionVector: VersionVector { seen.versionVector }

@@ -55,6 +55,18 @@ public final class ReplicatedList<Element: Codable & Sendable> {
     /// The Lamport clock: the highest Lamport time seen or made.
     public var lamportClock: UInt64 { core.clock }
 
+    /// The counter the next local operation will use.
+    public var nextOperationCounter: UInt64 { core.nextCounter }
+
+    /// Makes local operations use counters of at least `counter` from now on.
+    ///
+    /// Durable storage calls this after a restart with a counter above any it may have handed out
+    /// before a crash, so no operation dot is ever reused. Counters skipped this way are simply never
+    /// used; operations the replica made but lost still reach it back from any peer that has them.
+    public func reserveOperationCounters(from counter: UInt64) {
+        core.counterFloor = max(core.counterFloor, counter)
+    }
+
     /// The index of the visible row `id`, or nil when it is not visible.
     /// - Complexity: O(log n)
     public func index(forRow id: RowID) -> Int? { core.index(of: id) }
