@@ -64,7 +64,7 @@ public final class ReplicatedList<Element: Codable & Sendable> {
     /// before a crash, so no operation dot is ever reused. Counters skipped this way are simply never
     /// used; operations the replica made but lost still reach it back from any peer that has them.
     public func reserveOperationCounters(from counter: UInt64) {
-        core.counterFloor = max(core.counterFloor, counter)
+        core.counterFloor = Swift.max(core.counterFloor, counter)
     }
 
     /// The index of the visible row `id`, or nil when it is not visible.
