@@ -14,8 +14,9 @@ let package = Package(
         .executableTarget(name: "syncdemo", dependencies: ["ListSync"]),
         // Hashing, MACs, key derivation, AEAD and OS randomness. Internal module, not a product.
         .target(name: "ListSyncCrypto", path: "Sources/ListSyncCrypto"),
-        // Throughput benchmarks; `listsync-bench crypto` prints one JSON object.
-        .executableTarget(name: "listsync-bench", dependencies: ["ListSyncCrypto"], path: "Sources/listsync-bench"),
+        // Benchmarks: calls the library from its own module, as an app would.
+        .executableTarget(
+            name: "listsync-bench", dependencies: ["ListSync", "ListSyncCrypto"], path: "Sources/listsync-bench"),
         // Seeded random generators and reference models shared by the test targets.
         .target(name: "TestSupport", dependencies: ["ListSync"], path: "Tests/TestSupport"),
         .testTarget(name: "ListSyncTests", dependencies: ["ListSync", "TestSupport"]),

@@ -1,17 +1,128 @@
 import Foundation
+import ListSync
 
-/// Printed to stderr when the workload argument is missing or unknown.
+/// A bad command line: printed with the usage, exit code 64.
+struct UsageError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
 let usage = """
-    usage: listsync-bench <workload>
-    workloads:
-      crypto    SHA-256, HMAC-SHA256, ChaCha20, Poly1305 and ChaCha20-Poly1305 throughput as one JSON object
+    OVERVIEW: ListSync benchmarks. One JSON object per workload on standard output, progress on standard error.
+
+    USAGE: listsync-bench <workload> [arguments] [--repeat R] [--seed S]
+
+    WORKLOADS:
+      trace FILE              an editing trace (.json or .json.gz); every character is a row
+      append N                N single-row appends
+      random-insert N         N single-row inserts at random indexes
+      random-move N           N single-row moves on N rows
+      block-move N K          N/K drags of K contiguous rows on N rows
+      random-update N         N value updates on N rows
+      concurrent-merge N      N rows; two replicas do N/2 random operations each, then merge both ways
+      keys PATTERN N          key lengths after N operations; PATTERN: \(KeysBenchmark.patterns.joined(separator: ", "))
+      all [--markdown]        every workload at N = 100,000 and the trace ../shared/traces/automerge-paper.json.gz
+      crypto                  SHA-256, HMAC-SHA256, ChaCha20, Poly1305 and ChaCha20-Poly1305 throughput
+
+    OPTIONS:
+      --repeat R              timed runs per workload; the median is reported (default 5)
+      --seed S                seed of the random workloads (default 42)
+      --size N                N for `all` (default 100000)
+      --trace FILE            the trace for `all`
+      --markdown              with `all`: also print one Markdown table
+      -h, --help              show this help
 
     """
 
-switch CommandLine.arguments.dropFirst().first {
-case "crypto":
+/// Parsed options and positional arguments.
+struct Options {
+    var positional: [String] = []
+    var repeats = 5
+    var seed: UInt64 = 42
+    var size = 100_000
+    var trace = "../shared/traces/automerge-paper.json.gz"
+    var markdown = false
+
+    init(_ arguments: ArraySlice<String>) throws {
+        var rest = arguments
+        while let argument = rest.popFirst() {
+            func value() throws -> String {
+                guard let value = rest.popFirst() else { throw UsageError("\(argument) needs a value") }
+                return value
+            }
+            switch argument {
+            case "--repeat": repeats = try Self.number(try value(), for: argument)
+            case "--seed": seed = UInt64(try Self.number(try value(), for: argument))
+            case "--size": size = try Self.number(try value(), for: argument)
+            case "--trace": trace = try value()
+            case "--markdown": markdown = true
+            default:
+                if argument.hasPrefix("-") { throw UsageError("unknown option \(argument)") }
+                positional.append(argument)
+            }
+        }
+    }
+
+    static func number(_ text: String, for name: String) throws -> Int {
+        guard let value = Int(text), value > 0 else { throw UsageError("\(name) takes a positive whole number, not '\(text)'") }
+        return value
+    }
+
+    /// The positional argument at `index`, as a positive number.
+    func number(_ index: Int, _ name: String) throws -> Int {
+        guard index < positional.count else { throw UsageError("missing \(name)") }
+        return try Self.number(positional[index], for: name)
+    }
+}
+
+func runWorkload(_ options: Options) throws -> [JSONObject] {
+    var generator = SplitMix64(seed: options.seed)
+    let name = options.positional.first ?? ""
+    switch name {
+    case "trace":
+        guard options.positional.count > 1 else { throw UsageError("trace needs a FILE") }
+        return [try ListBenchmark.run("trace", try TraceLoader.load(options.positional[1]), repeats: options.repeats)]
+    case "append":
+        return [try ListBenchmark.run(name, .append(try options.number(1, "N")), repeats: options.repeats)]
+    case "random-insert":
+        return [try ListBenchmark.run(name, .randomInsert(try options.number(1, "N"), using: &generator), repeats: options.repeats)]
+    case "random-move":
+        return [try ListBenchmark.run(name, .randomMove(try options.number(1, "N"), using: &generator), repeats: options.repeats)]
+    case "block-move":
+        let count = try options.number(1, "N")
+        let block = try options.number(2, "K")
+        guard block <= count else { throw UsageError("block-move needs K <= N") }
+        return [try ListBenchmark.run(name, .blockMove(count, block: block, using: &generator), repeats: options.repeats)]
+    case "random-update":
+        return [try ListBenchmark.run(name, .randomUpdate(try options.number(1, "N"), using: &generator), repeats: options.repeats)]
+    case "concurrent-merge":
+        return [try ConcurrentMergeBenchmark.run(rows: try options.number(1, "N"), repeats: options.repeats, seed: options.seed)]
+    case "keys":
+        guard options.positional.count > 1 else { throw UsageError("keys needs a PATTERN") }
+        return [try KeysBenchmark.run(pattern: options.positional[1], operations: try options.number(2, "N"), seed: options.seed)]
+    case "all":
+        return try AllBenchmarks.run(options)
+    default:
+        throw UsageError(name.isEmpty ? "missing workload" : "unknown workload '\(name)'")
+    }
+}
+
+let arguments = CommandLine.arguments.dropFirst()
+if arguments.contains("-h") || arguments.contains("--help") {
+    print(usage, terminator: "")
+    exit(0)
+}
+if arguments.first == "crypto" {
     CryptoBenchmark.run()
-default:
-    FileHandle.standardError.write(Data(usage.utf8))
+    exit(0)
+}
+do {
+    let options = try Options(arguments)
+    for result in try runWorkload(options) { print(result) }
+} catch let error as UsageError {
+    FileHandle.standardError.write(Data("listsync-bench: \(error)\n\n\(usage)".utf8))
     exit(64)
+} catch {
+    FileHandle.standardError.write(Data("listsync-bench: \(error)\n".utf8))
+    exit(1)
 }

@@ -7,15 +7,16 @@
 /// same gap picks a different prefix (except with probability 1/256), and the two runs cannot
 /// interleave. A block of k rows gets k keys sharing `T`.
 ///
-/// When a replica inserts again right after its previous allocation (a forward run, like appending),
-/// or right before it (a backward run, like inserting repeatedly at the top), the allocator continues
-/// in the same sub-range with the next or previous run integer, so key length grows with the logarithm
-/// of the run's length instead of halving the gap each time.
+/// When a replica inserts again right after a row of one of its recent runs (a forward run, like
+/// appending or typing, also after deleting some of the run's rows), or right before one (a backward
+/// run, like inserting repeatedly at the top), the allocator continues in that run's sub-range with the
+/// next or previous run integer, so key length grows with the logarithm of the run's length instead of
+/// halving the gap each time.
 ///
 /// The allocator's run state is local to the replica and never replicated. It is pure: the jitter is
 /// an input.
 struct KeyAllocator: Sendable {
-    /// The latest allocation: its sub-range prefix and lowest and highest run integers.
+    /// A run: a sub-range prefix and the lowest and highest run integers allocated in it.
     private struct Run: Sendable {
         var prefix: [UInt8]
         var lowest: Int64
@@ -24,8 +25,11 @@ struct KeyAllocator: Sendable {
 
     /// Minimum number of candidate prefixes in the gap: 8 bits of jitter.
     static let candidates: Int64 = 256
+    /// How many recent runs a replica can continue (editing in a few places in turn).
+    static let runMemory = 1
 
-    private var run: Run?
+    /// Recent runs, most recent first.
+    private var runs: [Run] = []
 
     /// Creates an allocator with no run.
     init() {}
@@ -40,32 +44,40 @@ struct KeyAllocator: Sendable {
     ) -> [PositionKey] {
         precondition(count > 0, "allocate at least one key")
         if let lower, let upper { precondition(lower < upper, "allocation gap is empty: \(lower) >= \(upper)") }
-        if let run, let keys = continuing(run, count: count, after: lower, before: upper) { return keys }
-        let prefix = Self.freshPrefix(after: lower, before: upper, jitter: jitter)
-        let first = -Int64(min(count, 128) / 2)
-        let integers = Self.integers(from: first, count: count, step: 1)
-        run = Run(prefix: prefix, lowest: integers.first!, highest: integers.last!)
-        return integers.map { Self.key(prefix, $0) }
-    }
-
-    /// Continues the previous run when the gap starts right after, or ends right before, its keys.
-    private mutating func continuing(
-        _ run: Run, count: Int, after lower: PositionKey?, before upper: PositionKey?
-    ) -> [PositionKey]? {
-        if let lower, lower == Self.key(run.prefix, run.highest), run.highest < RunInteger.range.upperBound - 1024 {
-            let integers = Self.integers(from: run.highest + 1, count: count, step: 1)
-            let keys = integers.map { Self.key(run.prefix, $0) }
-            if upper.map({ keys.last! < $0 }) ?? true {
-                self.run = Run(prefix: run.prefix, lowest: integers.first!, highest: integers.last!)
+        for (index, run) in runs.enumerated() {
+            if let (keys, continued) = continuing(run, count: count, after: lower, before: upper) {
+                runs.remove(at: index)
+                runs.insert(continued, at: 0)
                 return keys
             }
         }
-        if let upper, upper == Self.key(run.prefix, run.lowest), run.lowest > RunInteger.range.lowerBound + 1024 {
+        let prefix = Self.freshPrefix(after: lower, before: upper, jitter: jitter)
+        let first = -Int64(min(count, 128) / 2)
+        let integers = Self.integers(from: first, count: count, step: 1)
+        runs.insert(Run(prefix: prefix, lowest: integers.first!, highest: integers.last!), at: 0)
+        if runs.count > Self.runMemory { runs.removeLast() }
+        return integers.map { Self.key(prefix, $0) }
+    }
+
+    /// Continues `run` when the gap starts at one of the run's keys and its next integer fits before
+    /// `upper` (a forward run: typing on after one's own rows, also after deleting some of them), or
+    /// when the gap ends at one of its keys and the previous integer fits after `lower` (a backward run).
+    private func continuing(
+        _ run: Run, count: Int, after lower: PositionKey?, before upper: PositionKey?
+    ) -> ([PositionKey], Run)? {
+        let limit = RunInteger.range
+        if let lower, lower.isRunKey(of: run.prefix), run.highest < limit.upperBound - Int64(count) - 64 {
+            let integers = Self.integers(from: run.highest + 1, count: count, step: 1)
+            let keys = integers.map { Self.key(run.prefix, $0) }
+            if lower < keys[0] && (upper.map { keys[keys.count - 1] < $0 } ?? true) {
+                return (keys, Run(prefix: run.prefix, lowest: run.lowest, highest: integers.last!))
+            }
+        }
+        if let upper, upper.isRunKey(of: run.prefix), run.lowest > limit.lowerBound + Int64(count) + 64 {
             let integers = Array(Self.integers(from: run.lowest - 1, count: count, step: -1).reversed())
             let keys = integers.map { Self.key(run.prefix, $0) }
-            if lower.map({ $0 < keys.first! }) ?? true {
-                self.run = Run(prefix: run.prefix, lowest: integers.first!, highest: integers.last!)
-                return keys
+            if keys[keys.count - 1] < upper && (lower.map { $0 < keys[0] } ?? true) {
+                return (keys, Run(prefix: run.prefix, lowest: integers.first!, highest: run.highest))
             }
         }
         return nil

@@ -53,6 +53,15 @@ public struct PositionKey: Hashable, Comparable, Sendable, CustomStringConvertib
         return tail.unsafelyUnwrapped[index - 16]
     }
 
+    /// Whether the key is `prefix` followed by exactly one ``RunInteger``: a key of the run `prefix`.
+    func isRunKey(of prefix: [UInt8]) -> Bool {
+        guard prefix.count < count, RunInteger.encodedLength(head: self[prefix.count]) == count - prefix.count else {
+            return false
+        }
+        for (index, byte) in prefix.enumerated() where self[index] != byte { return false }
+        return true
+    }
+
     /// The bytes of the key.
     public var bytes: [UInt8] { (0..<count).map { self[$0] } }
 

@@ -42,6 +42,16 @@ enum RunInteger {
         }
     }
 
+    /// The length of the encoding whose head byte is `head`.
+    static func encodedLength(head: UInt8) -> Int {
+        switch head {
+        case 0x40...0xBF: 1
+        case 0xC0...0xC7: Int(head - 0xC0) + 2
+        case 0x38...0x3F: Int(0x3F - head) + 2
+        default: 0
+        }
+    }
+
     /// The encoding of `value`.
     static func encode(_ value: Int64) -> [UInt8] {
         var bytes: [UInt8] = []

@@ -1,0 +1,93 @@
+import Foundation
+import ListSync
+
+/// Applies a workload to fresh replicas and measures apply time, memory, snapshot and merge.
+enum ListBenchmark {
+    /// A replica holding `rows`, made from a snapshot as an app would load it (not timed).
+    static func replica(loading snapshot: [UInt8]?, id: UInt64) throws -> ReplicatedList<String> {
+        guard let snapshot else { return ReplicatedList<String>(replicaID: ReplicaID(id)) }
+        return try ReplicatedList<String>(snapshot: snapshot, replicaID: ReplicaID(id))
+    }
+
+    /// The snapshot of a replica holding `rows` as one block, or nil when there are none.
+    static func baseSnapshot(_ rows: [String]) -> [UInt8]? {
+        guard !rows.isEmpty else { return nil }
+        let list = ReplicatedList<String>(replicaID: ReplicaID(100))
+        list.append(contentsOf: rows)
+        return list.snapshot()
+    }
+
+    /// Runs `workload` `repeats` times on fresh replicas and returns the figures.
+    static func run(_ name: String, _ workload: Workload, repeats: Int) throws -> JSONObject {
+        let expected = workload.referenceResult()
+        let base = baseSnapshot(workload.base)
+        var list = ReplicatedList<String>()
+        var residentDelta = 0
+        let apply = try Measurement.repeated(name, count: repeats) { run in
+            let before = Measurement.residentBytes()
+            let fresh = try replica(loading: base, id: 1)
+            let (elapsed, _) = Measurement.seconds {
+                for operation in workload.operations { operation.apply(to: fresh) }
+            }
+            if run == 0 { residentDelta = Measurement.residentBytes() - before }
+            list = fresh
+            return elapsed
+        }
+        var result = JSONObject()
+        result["bench"] = name
+        result.set("ops", workload.rowOperationCount)
+        result.set("apply_s", apply)
+        result.set("ops_per_s", Int(Double(workload.rowOperationCount) / apply.median))
+        result.set("correct", list.map(\.value) == expected)
+        result.set("rows", list.count)
+        try measureSnapshotAndMerge(list, repeats: repeats, into: &result)
+        result.set("rss_delta_bytes", residentDelta)
+        result.set("rss_delta_bytes_per_row", list.isEmpty ? 0 : residentDelta / list.count)
+        let keys = KeyStatistics(list)
+        result.set("key_bytes_avg", keys.average)
+        result.set("key_bytes_max", keys.maximum)
+        return result
+    }
+
+    /// Snapshot size and load time, and the size and merge time of the full change set.
+    static func measureSnapshotAndMerge(
+        _ list: ReplicatedList<String>, repeats: Int, into result: inout JSONObject
+    ) throws {
+        let snapshot = list.snapshot()
+        result.set("snapshot_bytes", snapshot.count)
+        let load = try Measurement.repeated("load", count: repeats) { _ in
+            try Measurement.seconds {
+                let loaded = try ReplicatedList<String>(snapshot: snapshot)
+                var characters = 0
+                for row in loaded { characters += row.value.utf8.count }
+                precondition(characters >= loaded.count)
+            }.0
+        }
+        result.set("load_s", load.median)
+        let changes = list.changes(since: VersionVector()).encoded()
+        result.set("changes_bytes", changes.count)
+        let merge = try Measurement.repeated("merge", count: repeats) { _ in
+            try Measurement.seconds {
+                let empty = ReplicatedList<String>(replicaID: ReplicaID(7))
+                try empty.merge(ChangeSet(decoding: changes))
+                precondition(empty.count == list.count)
+            }.0
+        }
+        result.set("merge_s", merge.median)
+    }
+}
+
+/// Average, 99th percentile and maximum key length over a replica's visible rows.
+struct KeyStatistics {
+    var average: Double = 0
+    var percentile99 = 0
+    var maximum = 0
+
+    init(_ list: ReplicatedList<String>) {
+        guard !list.isEmpty else { return }
+        let lengths = (0..<list.count).map { list.positionKey(at: $0).count }.sorted()
+        average = Double(lengths.reduce(0, +)) / Double(lengths.count)
+        percentile99 = lengths[min(lengths.count - 1, lengths.count * 99 / 100)]
+        maximum = lengths.last ?? 0
+    }
+}
