@@ -1,47 +1,67 @@
-/// Local operations: each builds the row updates of one atomic change, stamped with fresh dots and one
-/// Lamport time, and applies them like any merged change.
+/// Local operations: each is one atomic change whose operations get consecutive dots of this replica and
+/// one Lamport time. They edit the order by index directly; only when rows with keys equal to the
+/// destination's neighbour must be displaced do they build row updates and go through ``apply(_:)``.
 extension ListCore {
     /// A local change under construction: one Lamport time, consecutive counters.
     private struct LocalChange {
+        let replica: ReplicaID
         let lamport: UInt64
         let firstCounter: UInt64
-        var updates: [RowUpdate] = []
+        var used: UInt64 = 0
 
         /// The stamp of the next operation.
-        mutating func nextStamp(replica: ReplicaID) -> Stamp {
-            Stamp(lamport: lamport, dot: Dot(replica: replica, counter: firstCounter + UInt64(updates.count)))
+        mutating func nextStamp() -> Stamp {
+            defer { used += 1 }
+            return Stamp(lamport: lamport, dot: Dot(replica: replica, counter: firstCounter + used))
         }
     }
 
     private func beginChange() -> LocalChange {
-        LocalChange(lamport: clock + 1, firstCounter: nextCounter)
+        LocalChange(replica: replica, lamport: clock + 1, firstCounter: nextCounter)
     }
 
-    private func commit(_ change: LocalChange) -> Applied {
-        guard !change.updates.isEmpty else { return Applied() }
-        markLocal(
-            change.firstCounter...(change.firstCounter + UInt64(change.updates.count) - 1), lamport: change.lamport)
-        return apply(change.updates)
+    private mutating func commit(_ change: LocalChange) {
+        guard change.used > 0 else { return }
+        markLocal(change.firstCounter...(change.firstCounter + change.used - 1), lamport: change.lamport)
     }
 
     /// Inserts `count` new rows as a block at `index`; their IDs are consecutive dots of this replica.
     /// - Returns: the applied change; `valueSlots[i]` is the slot of the i-th new row.
-    func insertRows(count: Int, at index: Int) -> Applied {
+    /// - Complexity: O(k log n)
+    @usableFromInline
+    mutating func insertRows(count: Int, at index: Int) -> Applied {
         precondition(index >= 0 && index <= self.count, "insert index \(index) out of range 0...\(self.count)")
         guard count > 0 else { return Applied() }
         var change = beginChange()
         let placement = place(count: count, at: index, skipping: [], jitterSeed: change.firstCounter)
-        for key in placement.keys.prefix(count) {
-            let stamp = change.nextStamp(replica: replica)
-            change.updates.append(RowUpdate(id: stamp.dot, position: key, positionStamp: stamp, valueStamp: stamp))
+        var applied = Applied()
+        if placement.displaced.isEmpty {
+            applied.valueSlots.reserveCapacity(count)
+            for (offset, key) in placement.keys.enumerated() {
+                let stamp = change.nextStamp()
+                let slot = rows.add(RowRecord(id: stamp.dot, key: key, positionStamp: stamp, valueStamp: stamp))
+                order.insert(slot, bound: OrderIndex.Bound(key: key, id: stamp.dot), at: index + offset, rows: rows)
+                applied.valueSlots.append(slot)
+            }
+            applied.change.inserted = Array(index..<(index + count))
+            commit(change)
+            return applied
         }
-        appendMoves(of: placement.displaced, keys: placement.keys.dropFirst(count), to: &change)
-        return commit(change)
+        var updates: [RowUpdate] = []
+        for key in placement.keys.prefix(count) {
+            let stamp = change.nextStamp()
+            updates.append(RowUpdate(id: stamp.dot, position: key, positionStamp: stamp, valueStamp: stamp))
+        }
+        appendMoves(of: placement.displaced, keys: placement.keys.dropFirst(count), to: &updates, change: &change)
+        commit(change)
+        return apply(updates)
     }
 
     /// Moves the visible rows at `offsets` (ascending, unique) as a block so they land before the row
     /// that was at `destination` (an index in the original rows, as in SwiftUI's `move(fromOffsets:toOffset:)`).
-    func moveRows(at offsets: [Int], to destination: Int) -> Applied {
+    /// - Complexity: O(k log n)
+    @usableFromInline
+    mutating func moveRows(at offsets: [Int], to destination: Int) -> Applied {
         precondition(destination >= 0 && destination <= count, "destination \(destination) out of range 0...\(count)")
         guard let first = offsets.first, let last = offsets.last else { return Applied() }
         precondition(first >= 0 && last < count, "move offsets out of range 0..<\(count)")
@@ -49,34 +69,69 @@ extension ListCore {
         if last - first + 1 == offsets.count && destination >= first && destination <= last + 1 { return Applied() }
         var change = beginChange()
         let placement = place(count: offsets.count, at: destination, skipping: offsets, jitterSeed: change.firstCounter)
-        let moving = offsets.map { rows[order.slot(at: $0)].id }
-        appendMoves(of: moving + placement.displaced, keys: placement.keys[...], to: &change)
-        return commit(change)
+        let moving = offsets.map { order.slot(at: $0) }
+        if placement.displaced.isEmpty {
+            for offset in offsets.reversed() { order.remove(at: offset) }
+            let target = destination - offsets.lazy.filter { $0 < destination }.count
+            var applied = Applied()
+            applied.change.moved.reserveCapacity(offsets.count)
+            for (offset, (slot, key)) in zip(moving, placement.keys).enumerated() {
+                rows[slot].key = key
+                rows[slot].positionStamp = change.nextStamp()
+                order.insert(slot, bound: rows.bound(of: slot), at: target + offset, rows: rows)
+                applied.change.moved.append(ListChange.Move(from: offsets[offset], to: target + offset))
+            }
+            applied.change.moved.sort { $0.from < $1.from }
+            commit(change)
+            return applied
+        }
+        var updates: [RowUpdate] = []
+        appendMoves(of: moving.map { rows[$0].id } + placement.displaced, keys: placement.keys[...], to: &updates, change: &change)
+        commit(change)
+        return apply(updates)
     }
 
-    /// Deletes the visible rows at `offsets` (unique).
-    func removeRows(at offsets: [Int]) -> Applied {
+    /// Deletes the visible rows at `offsets` (ascending, unique).
+    /// - Complexity: O(k log n)
+    @usableFromInline
+    mutating func removeRows(at offsets: [Int]) -> Applied {
+        guard !offsets.isEmpty else { return Applied() }
+        precondition(offsets.first! >= 0 && offsets.last! < count, "remove offsets out of range 0..<\(count)")
         var change = beginChange()
-        for offset in offsets {
-            precondition(offset >= 0 && offset < count, "remove offset \(offset) out of range 0..<\(count)")
-            let id = rows[order.slot(at: offset)].id
-            change.updates.append(RowUpdate(id: id, deletion: change.nextStamp(replica: replica)))
+        let stamps = offsets.map { _ in change.nextStamp() }
+        var applied = Applied()
+        for (offset, stamp) in zip(offsets, stamps).reversed() {
+            let slot = order.remove(at: offset)
+            tombstones[rows[slot].id] = stamp
+            rows.remove(slot)
+            applied.freedSlots.append(slot)
         }
-        return commit(change)
+        applied.change.removed = offsets
+        commit(change)
+        return applied
     }
 
     /// Sets a new value stamp on the visible row at `index` (the caller stores the value).
-    func updateRow(at index: Int) -> Applied {
+    /// - Returns: the applied change; `valueSlots[0]` is the row's slot.
+    /// - Complexity: O(log n)
+    @usableFromInline
+    mutating func updateRow(at index: Int) -> Applied {
         precondition(index >= 0 && index < count, "update index \(index) out of range 0..<\(count)")
         var change = beginChange()
-        let id = rows[order.slot(at: index)].id
-        change.updates.append(RowUpdate(id: id, valueStamp: change.nextStamp(replica: replica)))
-        return commit(change)
+        let slot = order.slot(at: index)
+        rows[slot].valueStamp = change.nextStamp()
+        commit(change)
+        var applied = Applied()
+        applied.valueSlots = [slot]
+        applied.change.updated = [index]
+        return applied
     }
 
-    private func appendMoves(of ids: [RowID], keys: ArraySlice<PositionKey>, to change: inout LocalChange) {
+    private func appendMoves(
+        of ids: [RowID], keys: ArraySlice<PositionKey>, to updates: inout [RowUpdate], change: inout LocalChange
+    ) {
         for (id, key) in zip(ids, keys) {
-            change.updates.append(RowUpdate(id: id, position: key, positionStamp: change.nextStamp(replica: replica)))
+            updates.append(RowUpdate(id: id, position: key, positionStamp: change.nextStamp()))
         }
     }
 
@@ -86,7 +141,7 @@ extension ListCore {
     /// Keys of two rows can be equal (two replicas allocated the same key concurrently; the row ID
     /// breaks the tie). No key lies strictly between equal keys, so rows right after the destination
     /// that share the key of the row before it are displaced: they get keys after the new ones.
-    private func place(
+    private mutating func place(
         count: Int, at destination: Int, skipping: [Int], jitterSeed: UInt64
     ) -> (keys: [PositionKey], displaced: [RowID]) {
         func isSkipped(_ index: Int) -> Bool {

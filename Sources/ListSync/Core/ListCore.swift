@@ -2,21 +2,26 @@
 ///
 /// Holds the rows (registers by slot), the tombstones of deleted rows, the visible order, what the
 /// replica has seen (exact dot ranges) and its Lamport clock. Every state change, local or merged,
-/// goes through ``apply(_:)``, which also computes the change batch. Pure and synchronous: no I/O, no
-/// clock, no randomness beyond what it derives from its inputs.
-final class ListCore {
+/// goes through ``apply(_:)`` (merges, and local operations that must displace rows with equal keys) or a
+/// local fast path that edits the order by index; both compute the change batch. Pure and synchronous:
+/// no I/O, no clock, no randomness beyond what it derives from its inputs.
+///
+/// A struct so that its owner mutates it in place without per-access exclusivity checks; it holds the
+/// order index's nodes by reference, so it must never be copied: exactly one ``ReplicatedList`` owns it.
+@usableFromInline
+struct ListCore {
     /// This replica's identity.
     let replica: ReplicaID
     /// The Lamport clock: the highest Lamport time seen or made.
-    private(set) var clock: UInt64 = 0
+    var clock: UInt64 = 0
     /// Every operation seen, exactly.
     private(set) var seen = DotRanges()
     /// Rows known and not deleted.
-    private(set) var rows = RowTable()
+    @usableFromInline var rows = RowTable()
     /// Visible rows in order.
-    private(set) var order = OrderIndex()
+    @usableFromInline var order = OrderIndex()
     /// Deleted rows and the stamp of (the least) delete; a deletion is final.
-    private(set) var tombstones: [RowID: Stamp] = [:]
+    var tombstones: [RowID: Stamp] = [:]
     /// Local run state for position keys.
     var allocator = KeyAllocator()
 
@@ -26,10 +31,10 @@ final class ListCore {
     }
 
     /// The number of visible rows.
-    var count: Int { order.count }
+    @usableFromInline var count: Int { order.count }
 
     /// The slot of the visible row at `index`.
-    func slot(at index: Int) -> Int32 { order.slot(at: index) }
+    @usableFromInline func slot(at index: Int) -> Int32 { order.slot(at: index) }
 
     /// The record of the visible row at `index`.
     func record(at index: Int) -> RowRecord { rows[order.slot(at: index)] }
@@ -56,13 +61,14 @@ final class ListCore {
     var versionVector: VersionVector { seen.versionVector }
 
     /// The result of applying updates.
+    @usableFromInline
     struct Applied {
         /// What the visible rows did.
-        var change = ListChange()
+        @usableFromInline var change = ListChange()
         /// For each update, the slot whose value register it set (nil when its value lost or was absent).
-        var valueSlots: [Int32?] = []
+        @usableFromInline var valueSlots: [Int32?] = []
         /// Slots released by deletes.
-        var freedSlots: [Int32] = []
+        @usableFromInline var freedSlots: [Int32] = []
     }
 
     /// Merges `updates` (unique row IDs) into the state and reports the change to the visible rows.
@@ -71,7 +77,7 @@ final class ListCore {
     /// leave are taken out of the order first, then rows that move or appear are put in by key, so
     /// old indexes refer to the old order and new indexes to the new one.
     /// - Complexity: O(k log n) for k updates.
-    func apply(_ updates: [RowUpdate]) -> Applied {
+    mutating func apply(_ updates: [RowUpdate]) -> Applied {
         struct Plan {
             var slot: Int32?
             var wasVisible = false
@@ -169,12 +175,12 @@ final class ListCore {
     }
 
     /// Records operations as seen.
-    func markSeen(_ ranges: DotRanges) {
+    mutating func markSeen(_ ranges: DotRanges) {
         seen.formUnion(ranges)
     }
 
     /// Records this replica's counters `counters` as seen and advances the clock to `lamport`.
-    func markLocal(_ counters: ClosedRange<UInt64>, lamport: UInt64) {
+    mutating func markLocal(_ counters: ClosedRange<UInt64>, lamport: UInt64) {
         seen.insert(counters, of: replica)
         clock = max(clock, lamport)
     }

@@ -2,8 +2,9 @@
 ///
 /// A row is visible once both its position and its value are known; a row that so far is known only
 /// from a move or an edit (its insert not yet received) waits here invisibly.
+@usableFromInline
 struct RowRecord {
-    var id: RowID
+    @usableFromInline var id: RowID
     /// The position key; meaningful when `positionStamp` is set.
     var key: PositionKey
     /// The stamp of the operation that set the position, or ``Stamp/none``.
@@ -24,6 +25,7 @@ extension Stamp {
 }
 
 /// The rows a replica knows, in slots that are reused after deletes, with lookup by row ID.
+@usableFromInline
 struct RowTable {
     private(set) var records: ContiguousArray<RowRecord> = []
     private(set) var slots: [RowID: Int32] = [:]
@@ -33,6 +35,7 @@ struct RowTable {
     var count: Int { slots.count }
 
     /// The record in `slot`.
+    @usableFromInline
     subscript(slot: Int32) -> RowRecord {
         get { records[Int(slot)] }
         _modify { yield &records[Int(slot)] }

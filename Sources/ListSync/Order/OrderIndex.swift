@@ -5,6 +5,7 @@
 /// for every child but the first, a lower bound of the child's entries, used to search by key. Bounds
 /// stay valid when entries are removed, and inserting by index keeps them valid by lowering the bound
 /// of a child whose first entry changes.
+@usableFromInline
 struct OrderIndex {
     /// The ordering of an entry: its position key, then its row ID as the tie-break.
     struct Bound {
@@ -35,11 +36,11 @@ struct OrderIndex {
     private(set) var root = Node(isLeaf: true)
 
     /// The number of entries.
-    var count: Int { root.total }
+    @usableFromInline var count: Int { root.total }
 
     /// The slot at `index`.
     /// - Complexity: O(log n)
-    func slot(at index: Int) -> Int32 {
+    @usableFromInline func slot(at index: Int) -> Int32 {
         precondition(index >= 0 && index < count, "index \(index) out of range 0..<\(count)")
         var node = root
         var local = index

@@ -4,25 +4,25 @@ import Foundation
 extension ReplicatedList {
     /// Inserts `value` as a new row at `index`.
     /// - Complexity: O(log n)
-    @discardableResult
+    @inlinable @discardableResult
     public func insert(_ value: Element, at index: Int) -> ListChange {
         insert(contentsOf: CollectionOfOne(value), at: index)
     }
 
     /// Inserts `newValues` as a block of new rows starting at `index`, in order.
     /// - Complexity: O(k log n) for k values.
-    @discardableResult
+    @inlinable @discardableResult
     public func insert<C: Collection>(contentsOf newValues: C, at index: Int) -> ListChange where C.Element == Element {
         let elements = Array(newValues)
         return store(core.insertRows(count: elements.count, at: index)) { elements[$0] }
     }
 
     /// Appends `value` as a new row at the end.
-    @discardableResult
+    @inlinable @discardableResult
     public func append(_ value: Element) -> ListChange { insert(value, at: count) }
 
     /// Appends `newValues` as a block of new rows at the end.
-    @discardableResult
+    @inlinable @discardableResult
     public func append<C: Collection>(contentsOf newValues: C) -> ListChange where C.Element == Element {
         insert(contentsOf: newValues, at: count)
     }
@@ -30,32 +30,32 @@ extension ReplicatedList {
     /// Moves the rows at `source` as one block, in their current order, to just before the row that is at
     /// `destination` now (`count` for the end), as SwiftUI's `move(fromOffsets:toOffset:)` does.
     /// - Complexity: O(k log n) for k rows.
-    @discardableResult
+    @inlinable @discardableResult
     public func move(fromOffsets source: IndexSet, toOffset destination: Int) -> ListChange {
         core.moveRows(at: Array(source), to: destination).change
     }
 
     /// Deletes the row at `index`.
-    @discardableResult
+    @inlinable @discardableResult
     public func remove(at index: Int) -> ListChange { remove(atOffsets: IndexSet(integer: index)) }
 
     /// Deletes the rows at `offsets`.
     /// - Complexity: O(k log n) for k rows.
-    @discardableResult
+    @inlinable @discardableResult
     public func remove(atOffsets offsets: IndexSet) -> ListChange {
         store(core.removeRows(at: Array(offsets))) { _ in nil }
     }
 
     /// Replaces the value of the row at `index`.
     /// - Complexity: O(log n)
-    @discardableResult
+    @inlinable @discardableResult
     public func updateValue(_ value: Element, at index: Int) -> ListChange {
         store(core.updateRow(at: index)) { _ in value }
     }
 
     /// Replaces the value of the visible row `id`; returns nil (and changes nothing) when it is not visible.
     /// - Complexity: O(log n)
-    @discardableResult
+    @inlinable @discardableResult
     public func updateValue(_ value: Element, forRow id: RowID) -> ListChange? {
         index(forRow: id).map { updateValue(value, at: $0) }
     }

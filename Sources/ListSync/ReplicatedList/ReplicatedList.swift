@@ -21,9 +21,9 @@ import Foundation
 /// A replica has identity (its ``ReplicaID`` and operation counter), so it is a class: copying one
 /// would let two replicas issue the same operation dots. It is not thread-safe; keep it on one actor.
 public final class ReplicatedList<Element: Codable & Sendable> {
-    let core: ListCore
+    @usableFromInline var core: ListCore
     /// Decoded values by row slot.
-    var values: ContiguousArray<Element?> = []
+    @usableFromInline var values: ContiguousArray<Element?> = []
 
     /// Creates an empty replica.
     /// - Parameter replicaID: this replica's identity; random by default. Never give two live replicas
@@ -85,6 +85,7 @@ public final class ReplicatedList<Element: Codable & Sendable> {
     public func isDeleted(_ id: RowID) -> Bool { core.isDeleted(id) }
 
     /// Stores decoded values for the slots an applied change touched and returns its batch.
+    @inlinable
     func store(_ applied: ListCore.Applied, values newValues: (Int) -> Element?) -> ListChange {
         for slot in applied.freedSlots { values[Int(slot)] = nil }
         for (offset, slot) in applied.valueSlots.enumerated() {
@@ -98,6 +99,7 @@ public final class ReplicatedList<Element: Codable & Sendable> {
     }
 
     /// The value in `slot`; every visible row has one.
+    @inlinable
     func value(inSlot slot: Int32) -> Element {
         guard let value = values[Int(slot)] else { preconditionFailure("visible row without a value in slot \(slot)") }
         return value
@@ -111,13 +113,16 @@ extension ReplicatedList: RandomAccessCollection {
     public typealias Indices = Range<Int>
 
     /// Always 0.
+    @inlinable
     public var startIndex: Int { 0 }
 
     /// The number of visible rows.
+    @inlinable
     public var endIndex: Int { core.count }
 
     /// The visible row at `position`.
     /// - Complexity: O(log n)
+    @inlinable
     public subscript(position: Int) -> Row<Element> {
         let slot = core.slot(at: position)
         return Row(id: core.rows[slot].id, value: value(inSlot: slot))
