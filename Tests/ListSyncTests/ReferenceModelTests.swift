@@ -105,3 +105,36 @@ struct CounterTests {
         #expect(restored.nextOperationCounter == 4)
     }
 }
+
+/// Merges that bring many rows at once rebuild the order in bulk; their batches must be just as exact.
+struct BulkMergeTests {
+    @Test(arguments: [UInt64(1), 2, 3])
+    func largeMergeBatchIsExact(seed: UInt64) throws {
+        var generator = SplitMix64(seed: seed)
+        let local = ReplicatedList<String>(replicaID: ReplicaID(1))
+        let remote = ReplicatedList<String>(replicaID: ReplicaID(2))
+        local.append(contentsOf: (0..<40).map { "base\($0)" })
+        try remote.merge(local.changes(since: VersionVector()))
+        var mirror = BatchMirror(Array(local))
+        // The remote side inserts many rows and moves, edits and deletes some shared ones.
+        for step in 0..<700 {
+            remote.insert("r\(step)", at: Int.random(in: 0...remote.count, using: &generator))
+        }
+        for step in 0..<30 {
+            remote.move(
+                fromOffsets: generator.offsets(in: remote.count, maximum: 3),
+                toOffset: Int.random(in: 0...remote.count, using: &generator))
+            remote.updateValue("edit\(step)", at: Int.random(in: 0..<remote.count, using: &generator))
+        }
+        remote.remove(atOffsets: generator.offsets(in: remote.count, maximum: 20))
+        // Meanwhile the local side edits too.
+        local.move(fromOffsets: [0, 5], toOffset: 30)
+        local.remove(at: 10)
+        mirror = BatchMirror(Array(local))
+        let change = try local.merge(remote.changes(since: local.versionVector))
+        local._checkInvariants()
+        try mirror.apply(change, from: local)
+        try remote.merge(local.changes(since: remote.versionVector))
+        #expect(Array(local) == Array(remote))
+    }
+}

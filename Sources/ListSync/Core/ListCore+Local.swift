@@ -102,7 +102,7 @@ extension ListCore {
         var applied = Applied()
         for (offset, stamp) in zip(offsets, stamps).reversed() {
             let slot = order.remove(at: offset)
-            tombstones[rows[slot].id] = stamp
+            tombstones.insert(rows[slot].id, deletedBy: stamp)
             rows.remove(slot)
             applied.freedSlots.append(slot)
         }

@@ -19,18 +19,18 @@ extension ListCore {
             if carriesValue { update.valueStamp = record.valueStamp }
             if update.positionStamp.isSet || carriesValue { result.append((update, carriesValue ? slot : nil)) }
         }
-        for (id, deletion) in tombstones where !vector.contains(deletion.dot) {
-            result.append((RowUpdate(id: id, deletion: deletion), nil))
+        tombstones.forEach { id, deletion in
+            if !vector.contains(deletion.dot) { result.append((RowUpdate(id: id, deletion: deletion), nil)) }
         }
-        result.sort { $0.0.id < $1.0.id }
-        return (seen.subtracting(vector), result)
+        let order = result.indices.sorted { result[$0].0.id < result[$1].0.id }
+        return (seen.subtracting(vector), order.map { result[$0] })
     }
 
     /// Checks that every operation in `updates` is accounted for by `coverage` or was seen already,
     /// so the version vector keeps covering every dot in the state.
     func validate(_ updates: [RowUpdate], coverage: DotRanges) throws(MergeError) {
         for update in updates {
-            for stamp in update.stamps where !coverage.contains(stamp.dot) && !seen.contains(stamp.dot) {
+            if let stamp = update.firstStamp(where: { !coverage.contains($0.dot) && !seen.contains($0.dot) }) {
                 throw .uncoveredOperation(row: update.id, operation: stamp.dot)
             }
         }

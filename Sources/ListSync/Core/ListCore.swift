@@ -21,7 +21,7 @@ struct ListCore {
     /// Visible rows in order.
     @usableFromInline var order = OrderIndex()
     /// Deleted rows and the stamp of (the least) delete; a deletion is final.
-    var tombstones: [RowID: Stamp] = [:]
+    var tombstones = Tombstones()
     /// Local run state for position keys.
     var allocator = KeyAllocator()
 
@@ -89,9 +89,9 @@ struct ListCore {
         var plans: [Plan] = []
         plans.reserveCapacity(updates.count)
         for update in updates {
-            for stamp in update.stamps where stamp.lamport > clock { clock = stamp.lamport }
-            if let deleted = tombstones[update.id] {
-                if update.deletion.isSet && update.deletion < deleted { tombstones[update.id] = update.deletion }
+            clock = max(clock, update.maxLamport)
+            if tombstones[update.id] != nil {
+                if update.deletion.isSet { tombstones.insert(update.id, deletedBy: update.deletion) }
                 plans.append(Plan())
                 continue
             }
@@ -122,7 +122,7 @@ struct ListCore {
                     rows.remove(slot)
                     applied.freedSlots.append(slot)
                 }
-                tombstones[update.id] = update.deletion
+                tombstones.insert(update.id, deletedBy: update.deletion)
                 applied.valueSlots.append(nil)
                 continue
             }
@@ -145,9 +145,39 @@ struct ListCore {
         for (offset, plan) in plans.enumerated() {
             guard let slot = plan.slot, !plan.deletes, rows[slot].isVisible else { continue }
             guard plan.oldIndex >= 0 || !plan.wasVisible else { continue }
-            let bound = rows.bound(of: slot)
-            order.insert(slot, bound: bound, at: order.lowerBound(bound, rows: rows), rows: rows)
             entered.append(offset)
+        }
+        // Many rows at once (loading a snapshot, a long-offline peer): sort them and rebuild the order
+        // in O(n log n) instead of searching for each one.
+        var indexOfSlot: [Int]?
+        if entered.count > 256 && entered.count > order.count / 2 {
+            var slots = entered.map { plans[$0].slot! }
+            slots.sort { rows.bound(of: $0) < rows.bound(of: $1) }
+            var merged: [Int32] = []
+            merged.reserveCapacity(order.count + slots.count)
+            var pending = slots[...]
+            order.forEachInOrder { existing in
+                let bound = rows.bound(of: existing)
+                while let next = pending.first, rows.bound(of: next) < bound {
+                    merged.append(next)
+                    pending = pending.dropFirst()
+                }
+                merged.append(existing)
+            }
+            merged.append(contentsOf: pending)
+            order = OrderIndex(sorted: merged, rows: rows)
+            var positions = [Int](repeating: -1, count: rows.records.count)
+            for (index, slot) in merged.enumerated() { positions[Int(slot)] = index }
+            indexOfSlot = positions
+        } else {
+            for offset in entered {
+                let slot = plans[offset].slot!
+                let bound = rows.bound(of: slot)
+                order.insert(slot, bound: bound, at: order.lowerBound(bound, rows: rows), rows: rows)
+            }
+        }
+        func newIndex(of slot: Int32) -> Int {
+            indexOfSlot?[Int(slot)] ?? order.lowerBound(rows.bound(of: slot), rows: rows)
         }
 
         var change = ListChange()
@@ -156,15 +186,14 @@ struct ListCore {
         }
         for offset in entered {
             let plan = plans[offset]
-            let newIndex = order.lowerBound(rows.bound(of: plan.slot!), rows: rows)
             if plan.wasVisible {
-                change.moved.append(ListChange.Move(from: plan.oldIndex, to: newIndex))
+                change.moved.append(ListChange.Move(from: plan.oldIndex, to: newIndex(of: plan.slot!)))
             } else {
-                change.inserted.append(newIndex)
+                change.inserted.append(newIndex(of: plan.slot!))
             }
         }
         for plan in plans where plan.takesValue && plan.wasVisible {
-            change.updated.append(order.lowerBound(rows.bound(of: plan.slot!), rows: rows))
+            change.updated.append(newIndex(of: plan.slot!))
         }
         change.removed.sort()
         change.inserted.sort()

@@ -27,8 +27,8 @@ extension Stamp {
 /// The rows a replica knows, in slots that are reused after deletes, with lookup by row ID.
 @usableFromInline
 struct RowTable {
-    private(set) var records: ContiguousArray<RowRecord> = []
-    private(set) var slots: [RowID: Int32] = [:]
+    @usableFromInline private(set) var records: ContiguousArray<RowRecord> = []
+    private(set) var slots = RowIDMap()
     private var freeSlots: [Int32] = []
 
     /// The number of rows (visible or waiting).
@@ -61,18 +61,18 @@ struct RowTable {
             slot = Int32(records.count)
             records.append(record)
         }
-        slots[record.id] = slot
+        slots.set(slot, for: record.id)
         return slot
     }
 
     /// Removes the record in `slot`; the slot may be reused.
     mutating func remove(_ slot: Int32) {
-        slots.removeValue(forKey: records[Int(slot)].id)
+        slots.remove(records[Int(slot)].id)
         freeSlots.append(slot)
     }
 
     /// Calls `body` with every slot in use.
     func forEachSlot(_ body: (Int32) throws -> Void) rethrows {
-        for slot in slots.values { try body(slot) }
+        try slots.forEach { _, slot in try body(slot) }
     }
 }

@@ -13,6 +13,12 @@ struct RowUpdate: Hashable, Sendable {
     /// The stamp of the delete, if the row is deleted.
     var deletion: Stamp = .none
 
-    /// Every stamp set in this update.
-    var stamps: [Stamp] { [positionStamp, valueStamp, deletion].filter(\.isSet) }
+    /// The highest Lamport time of the update's stamps.
+    var maxLamport: UInt64 { max(positionStamp.lamport, valueStamp.lamport, deletion.lamport) }
+
+    /// Whether every stamp set in this update satisfies `condition`; returns the first that does not.
+    func firstStamp(where condition: (Stamp) -> Bool) -> Stamp? {
+        for stamp in [positionStamp, valueStamp, deletion] where stamp.isSet && condition(stamp) { return stamp }
+        return nil
+    }
 }

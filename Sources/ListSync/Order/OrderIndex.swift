@@ -35,6 +35,34 @@ struct OrderIndex {
 
     private(set) var root = Node(isLeaf: true)
 
+    /// An empty index.
+    init() {}
+
+    /// An index of `slots`, which are sorted by (key, ID), built bottom-up with full nodes.
+    /// - Complexity: O(n)
+    init(sorted slots: [Int32], rows: borrowing RowTable) {
+        guard !slots.isEmpty else { return }
+        var level: [(Node, Bound)] = stride(from: 0, to: slots.count, by: Self.leafCapacity).map { start in
+            let leaf = Node(isLeaf: true)
+            leaf.slots.append(contentsOf: slots[start..<min(start + Self.leafCapacity, slots.count)])
+            leaf.total = leaf.slots.count
+            return (leaf, rows.bound(of: leaf.slots[0]))
+        }
+        while level.count > 1 {
+            level = stride(from: 0, to: level.count, by: Self.branchCapacity).map { start in
+                let node = Node(isLeaf: false)
+                for (child, bound) in level[start..<min(start + Self.branchCapacity, level.count)] {
+                    node.children.append(child)
+                    node.counts.append(child.total)
+                    node.bounds.append(bound)
+                    node.total += child.total
+                }
+                return (node, node.bounds[0])
+            }
+        }
+        root = level[0].0
+    }
+
     /// The number of entries.
     @usableFromInline var count: Int { root.total }
 

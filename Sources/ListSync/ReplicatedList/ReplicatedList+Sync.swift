@@ -59,8 +59,10 @@ extension ReplicatedList {
     /// consistent with the order, version vector covering every operation, a value for every visible row.
     public func _checkInvariants() {
         core.checkInvariants()
-        for slot in core.rows.slots.values where core.rows[slot].isVisible {
-            precondition(Int(slot) < values.count && values[Int(slot)] != nil, "visible row without a value")
+        core.rows.forEachSlot { slot in
+            if core.rows[slot].isVisible {
+                precondition(Int(slot) < values.count && values[Int(slot)] != nil, "visible row without a value")
+            }
         }
     }
 }

@@ -87,12 +87,11 @@ public final class ReplicatedList<Element: Codable & Sendable> {
     /// Stores decoded values for the slots an applied change touched and returns its batch.
     @inlinable
     func store(_ applied: ListCore.Applied, values newValues: (Int) -> Element?) -> ListChange {
+        let slotCount = core.rows.records.count
+        if values.count < slotCount { values.append(contentsOf: repeatElement(nil, count: slotCount - values.count)) }
         for slot in applied.freedSlots { values[Int(slot)] = nil }
         for (offset, slot) in applied.valueSlots.enumerated() {
             guard let slot else { continue }
-            if Int(slot) >= values.count {
-                values.append(contentsOf: repeatElement(nil, count: Int(slot) + 1 - values.count))
-            }
             values[Int(slot)] = newValues(offset)
         }
         return applied.change

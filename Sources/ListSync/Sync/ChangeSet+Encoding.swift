@@ -38,7 +38,9 @@ extension ChangeSet {
         var replicaSet = Set(coverage.byReplica.keys)
         for update in updates {
             replicaSet.insert(update.id.replica)
-            for stamp in update.stamps { replicaSet.insert(stamp.dot.replica) }
+            for stamp in [update.positionStamp, update.valueStamp, update.deletion] where stamp.isSet {
+                replicaSet.insert(stamp.dot.replica)
+            }
         }
         let replicas = replicaSet.sorted()
         let replicaIndex = Dictionary(uniqueKeysWithValues: replicas.enumerated().map { ($1, UInt64($0)) })

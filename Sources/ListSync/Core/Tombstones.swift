@@ -1,0 +1,30 @@
+/// Deleted rows: their IDs and the stamp of (the least) delete, kept forever so deletes are final.
+struct Tombstones {
+    private var index = RowIDMap()
+    private var ids: ContiguousArray<RowID> = []
+    private var stamps: ContiguousArray<Stamp> = []
+
+    /// The number of deleted rows.
+    var count: Int { ids.count }
+
+    /// The delete stamp of `id`, if it was deleted.
+    subscript(id: RowID) -> Stamp? {
+        index[id].map { stamps[Int($0)] }
+    }
+
+    /// Records that `id` was deleted by `stamp`; of two deletes the smaller stamp is kept.
+    mutating func insert(_ id: RowID, deletedBy stamp: Stamp) {
+        if let existing = index[id] {
+            if stamp < stamps[Int(existing)] { stamps[Int(existing)] = stamp }
+            return
+        }
+        index.set(Int32(ids.count), for: id)
+        ids.append(id)
+        stamps.append(stamp)
+    }
+
+    /// Calls `body` with every deleted row and its delete stamp.
+    func forEach(_ body: (RowID, Stamp) throws -> Void) rethrows {
+        for offset in ids.indices { try body(ids[offset], stamps[offset]) }
+    }
+}
