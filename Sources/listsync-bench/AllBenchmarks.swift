@@ -47,16 +47,23 @@ enum AllBenchmarks {
             "|---|---|---|---|---|---|---|---|---|---|",
         ]
         for result in results {
-            let name = [result.value("bench"), result.value("pattern")].compactMap { $0?.replacingOccurrences(of: "\"", with: "") }
-                .joined(separator: " ")
-            let correct = result.value("correct") ?? result.value("converged").map {
-                "\($0), dup \(result.value("duplicates") ?? "?"), lost \(result.value("lost") ?? "?"), revived \(result.value("resurrected") ?? "?")"
-            } ?? ""
-            let apply = result.value("apply_s") != nil ? field(result, "apply_s", scale: 1000, digits: 1) : field(result, "merge_s", scale: 1000, digits: 1) + " (merge)"
+            let name = [result.value("bench"), result.value("pattern")].compactMap {
+                $0?.replacingOccurrences(of: "\"", with: "")
+            }
+            .joined(separator: " ")
+            let correct =
+                result.value("correct") ?? result.value("converged").map {
+                    "\($0), dup \(result.value("duplicates") ?? "?"), lost \(result.value("lost") ?? "?"), revived \(result.value("resurrected") ?? "?")"
+                } ?? ""
+            let apply =
+                result.value("apply_s") != nil
+                ? field(result, "apply_s", scale: 1000, digits: 1)
+                : field(result, "merge_s", scale: 1000, digits: 1) + " (merge)"
             lines.append(
                 "| \(name) | \(result.value("ops") ?? "") | \(apply) | \(field(result, "ops_per_s")) | \(result.value("snapshot_bytes") ?? "") | "
                     + "\(field(result, "load_s", scale: 1000, digits: 1)) | \(field(result, "merge_s", scale: 1000, digits: 1)) | "
-                    + "\(result.value("rss_delta_bytes_per_row") ?? "") | \(field(result, "key_bytes_avg", digits: 2)) / \(result.value("key_bytes_max") ?? "") | \(correct) |")
+                    + "\(result.value("rss_delta_bytes_per_row") ?? "") | \(field(result, "key_bytes_avg", digits: 2)) / \(result.value("key_bytes_max") ?? "") | \(correct) |"
+            )
         }
         return lines.joined(separator: "\n")
     }

@@ -24,7 +24,8 @@ enum ConcurrentMergeBenchmark {
                 next += 2
             } else if roll < 0.8 {
                 operation = .move(
-                    from: Int.random(in: 0..<rows.count, using: &generator), to: Int.random(in: 0..<rows.count, using: &generator))
+                    from: Int.random(in: 0..<rows.count, using: &generator),
+                    to: Int.random(in: 0..<rows.count, using: &generator))
             } else {
                 let index = Int.random(in: 0..<rows.count, using: &generator)
                 side.deleted.insert(rows[index])
@@ -39,7 +40,10 @@ enum ConcurrentMergeBenchmark {
     static func run(rows count: Int, repeats: Int, seed: UInt64) throws -> JSONObject {
         var generator = SplitMix64(seed: seed)
         let base = (0..<count).map(String.init)
-        let sides = [side(0, base: base, count: count / 2, using: &generator), side(1, base: base, count: count / 2, using: &generator)]
+        let sides = [
+            side(0, base: base, count: count / 2, using: &generator),
+            side(1, base: base, count: count / 2, using: &generator),
+        ]
         let snapshot = ListBenchmark.baseSnapshot(base)
         var replicas: [ReplicatedList<String>] = []
         var bytes = (0, 0)
@@ -48,10 +52,11 @@ enum ConcurrentMergeBenchmark {
             let a = try ListBenchmark.replica(loading: snapshot, id: 1)
             let b = try ListBenchmark.replica(loading: snapshot, id: 2)
             let start = a.versionVector
-            localSamples.append(Measurement.seconds {
-                for operation in sides[0].operations { operation.apply(to: a) }
-                for operation in sides[1].operations { operation.apply(to: b) }
-            }.0)
+            localSamples.append(
+                Measurement.seconds {
+                    for operation in sides[0].operations { operation.apply(to: a) }
+                    for operation in sides[1].operations { operation.apply(to: b) }
+                }.0)
             let fromA = a.changes(since: start).encoded()
             let fromB = b.changes(since: start).encoded()
             bytes = (fromA.count, fromB.count)

@@ -5,10 +5,14 @@ enum KeysBenchmark {
     static let patterns = ["append", "prepend", "after-first", "before-last", "random", "drag-to-top", "random-move"]
 
     static func run(pattern: String, operations: Int, seed: UInt64) throws -> JSONObject {
-        guard patterns.contains(pattern) else { throw UsageError("unknown key pattern '\(pattern)'; one of \(patterns.joined(separator: ", "))") }
+        guard patterns.contains(pattern) else {
+            throw UsageError("unknown key pattern '\(pattern)'; one of \(patterns.joined(separator: ", "))")
+        }
         var generator = SplitMix64(seed: seed)
         let list = ReplicatedList<String>(replicaID: ReplicaID(1))
-        if pattern == "drag-to-top" || pattern == "random-move" { list.append(contentsOf: (0..<1_000).map(String.init)) }
+        if pattern == "drag-to-top" || pattern == "random-move" {
+            list.append(contentsOf: (0..<1_000).map(String.init))
+        }
         for step in 0..<operations {
             let value = String(step)
             switch pattern {

@@ -10,7 +10,8 @@ enum Measurement {
 
         init(_ samples: [Double]) {
             let sorted = samples.sorted()
-            median = sorted.count % 2 == 1
+            median =
+                sorted.count % 2 == 1
                 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
             min = sorted.first ?? 0
             max = sorted.last ?? 0

@@ -61,7 +61,8 @@ enum TraceLoader {
             for patch in transaction.patches {
                 if patch.deleteCount > 0 { operations.append(.delete(index: patch.position, count: patch.deleteCount)) }
                 if !patch.text.isEmpty {
-                    operations.append(.insert(index: patch.position, values: patch.text.unicodeScalars.map { String($0) }))
+                    operations.append(
+                        .insert(index: patch.position, values: patch.text.unicodeScalars.map { String($0) }))
                 }
             }
         }

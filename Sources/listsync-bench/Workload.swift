@@ -27,9 +27,17 @@ enum RowOperation {
     func apply(to list: ReplicatedList<String>) {
         switch self {
         case .insert(let index, let values):
-            if values.count == 1 { list.insert(values[0], at: index) } else { list.insert(contentsOf: values, at: index) }
+            if values.count == 1 {
+                list.insert(values[0], at: index)
+            } else {
+                list.insert(contentsOf: values, at: index)
+            }
         case .delete(let index, let count):
-            if count == 1 { list.remove(at: index) } else { list.remove(atOffsets: IndexSet(integersIn: index..<(index + count))) }
+            if count == 1 {
+                list.remove(at: index)
+            } else {
+                list.remove(atOffsets: IndexSet(integersIn: index..<(index + count)))
+            }
         case .move(let from, let to):
             list.move(fromOffsets: IndexSet(integer: from), toOffset: to > from ? to + 1 : to)
         case .blockMove(let start, let count, let destination):
@@ -71,14 +79,19 @@ struct Workload {
     }
 
     static func randomInsert(_ count: Int, using generator: inout SplitMix64) -> Workload {
-        Workload(operations: (0..<count).map { .insert(index: Int.random(in: 0...$0, using: &generator), values: [String($0)]) })
+        Workload(
+            operations: (0..<count).map {
+                .insert(index: Int.random(in: 0...$0, using: &generator), values: [String($0)])
+            })
     }
 
     static func randomMove(_ count: Int, using generator: inout SplitMix64) -> Workload {
         Workload(
             base: (0..<count).map(String.init),
             operations: (0..<count).map { _ in
-                .move(from: Int.random(in: 0..<count, using: &generator), to: Int.random(in: 0..<count, using: &generator))
+                .move(
+                    from: Int.random(in: 0..<count, using: &generator), to: Int.random(in: 0..<count, using: &generator)
+                )
             })
     }
 
@@ -95,7 +108,9 @@ struct Workload {
     static func randomUpdate(_ count: Int, using generator: inout SplitMix64) -> Workload {
         Workload(
             base: (0..<count).map(String.init),
-            operations: (0..<count).map { .update(index: Int.random(in: 0..<count, using: &generator), value: String(count + $0)) })
+            operations: (0..<count).map {
+                .update(index: Int.random(in: 0..<count, using: &generator), value: String(count + $0))
+            })
     }
 
     /// The final rows, from `expected` or by replaying on a plain array.

@@ -64,7 +64,9 @@ struct Options {
     }
 
     static func number(_ text: String, for name: String) throws -> Int {
-        guard let value = Int(text), value > 0 else { throw UsageError("\(name) takes a positive whole number, not '\(text)'") }
+        guard let value = Int(text), value > 0 else {
+            throw UsageError("\(name) takes a positive whole number, not '\(text)'")
+        }
         return value
     }
 
@@ -85,21 +87,38 @@ func runWorkload(_ options: Options) throws -> [JSONObject] {
     case "append":
         return [try ListBenchmark.run(name, .append(try options.number(1, "N")), repeats: options.repeats)]
     case "random-insert":
-        return [try ListBenchmark.run(name, .randomInsert(try options.number(1, "N"), using: &generator), repeats: options.repeats)]
+        return [
+            try ListBenchmark.run(
+                name, .randomInsert(try options.number(1, "N"), using: &generator), repeats: options.repeats)
+        ]
     case "random-move":
-        return [try ListBenchmark.run(name, .randomMove(try options.number(1, "N"), using: &generator), repeats: options.repeats)]
+        return [
+            try ListBenchmark.run(
+                name, .randomMove(try options.number(1, "N"), using: &generator), repeats: options.repeats)
+        ]
     case "block-move":
         let count = try options.number(1, "N")
         let block = try options.number(2, "K")
         guard block <= count else { throw UsageError("block-move needs K <= N") }
-        return [try ListBenchmark.run(name, .blockMove(count, block: block, using: &generator), repeats: options.repeats)]
+        return [
+            try ListBenchmark.run(name, .blockMove(count, block: block, using: &generator), repeats: options.repeats)
+        ]
     case "random-update":
-        return [try ListBenchmark.run(name, .randomUpdate(try options.number(1, "N"), using: &generator), repeats: options.repeats)]
+        return [
+            try ListBenchmark.run(
+                name, .randomUpdate(try options.number(1, "N"), using: &generator), repeats: options.repeats)
+        ]
     case "concurrent-merge":
-        return [try ConcurrentMergeBenchmark.run(rows: try options.number(1, "N"), repeats: options.repeats, seed: options.seed)]
+        return [
+            try ConcurrentMergeBenchmark.run(
+                rows: try options.number(1, "N"), repeats: options.repeats, seed: options.seed)
+        ]
     case "keys":
         guard options.positional.count > 1 else { throw UsageError("keys needs a PATTERN") }
-        return [try KeysBenchmark.run(pattern: options.positional[1], operations: try options.number(2, "N"), seed: options.seed)]
+        return [
+            try KeysBenchmark.run(
+                pattern: options.positional[1], operations: try options.number(2, "N"), seed: options.seed)
+        ]
     case "all":
         return try AllBenchmarks.run(options)
     default:

@@ -86,7 +86,9 @@ extension ListCore {
             return applied
         }
         var updates: [RowUpdate] = []
-        appendMoves(of: moving.map { rows[$0].id } + placement.displaced, keys: placement.keys[...], to: &updates, change: &change)
+        appendMoves(
+            of: moving.map { rows[$0].id } + placement.displaced, keys: placement.keys[...], to: &updates,
+            change: &change)
         commit(change)
         return apply(updates)
     }
