@@ -1,10 +1,13 @@
 /// The visible rows in order: a counted B+-tree of row slots, with O(log n) access by index and by
 /// (key, row ID).
 ///
-/// Leaves hold slots (indexes into the replica's row table); internal nodes hold subtree sizes and,
-/// for every child but the first, a lower bound of the child's entries, used to search by key. Bounds
-/// stay valid when entries are removed, and inserting by index keeps them valid by lowering the bound
-/// of a child whose first entry changes.
+/// Leaves hold slots (indexes into the replica's row table); internal nodes hold, per child, its subtree
+/// size and (for every child but the first) a lower bound of its entries, used to search by key. Bounds
+/// stay valid when entries are removed, and inserting by index keeps them valid by lowering the bound of
+/// a child whose first entry changes.
+///
+/// Nodes live in two arenas of fixed-size blocks (one for leaves, one for internal nodes) addressed by
+/// 32-bit node numbers: no object per node, no reference counting, no dynamic exclusivity checks.
 @usableFromInline
 struct OrderIndex {
     /// The ordering of an entry: its position key, then its row ID as the tie-break.
@@ -18,257 +21,396 @@ struct OrderIndex {
         }
     }
 
-    /// A node; leaves use `slots`, internal nodes the other arrays.
-    final class Node {
-        var slots: ContiguousArray<Int32> = []
-        var children: ContiguousArray<Node> = []
-        var counts: ContiguousArray<Int> = []
-        var bounds: ContiguousArray<Bound> = []
-        var total = 0
-        let isLeaf: Bool
-
-        init(isLeaf: Bool) { self.isLeaf = isLeaf }
-    }
-
     static let leafCapacity = 64
     static let branchCapacity = 32
 
-    private(set) var root = Node(isLeaf: true)
+    /// Leaf blocks: `leafCapacity` slots per leaf, of which `leafWidths[leaf]` are used.
+    private var leafSlots: ContiguousArray<Int32> = []
+    private var leafWidths: ContiguousArray<Int32> = []
+    private var freeLeaves: [Int32] = []
+    /// Internal node blocks: `branchCapacity` children per node, of which `branchWidths[node]` are used.
+    private var children: ContiguousArray<Int32> = []
+    private var childCounts: ContiguousArray<Int> = []
+    private var bounds: ContiguousArray<Bound?> = []
+    private var branchWidths: ContiguousArray<Int32> = []
+    private var freeBranches: [Int32] = []
+    /// The root node; a leaf when `height` is 0.
+    private var root: Int32
+    /// The number of internal levels above the leaves.
+    private var height = 0
+    /// The number of entries.
+    @usableFromInline private(set) var count = 0
 
     /// An empty index.
-    init() {}
-
-    /// An index of `slots`, which are sorted by (key, ID), built bottom-up with full nodes.
-    /// - Complexity: O(n)
-    init(sorted slots: [Int32], rows: borrowing RowTable) {
-        guard !slots.isEmpty else { return }
-        var level: [(Node, Bound)] = stride(from: 0, to: slots.count, by: Self.leafCapacity).map { start in
-            let leaf = Node(isLeaf: true)
-            leaf.slots.append(contentsOf: slots[start..<min(start + Self.leafCapacity, slots.count)])
-            leaf.total = leaf.slots.count
-            return (leaf, rows.bound(of: leaf.slots[0]))
-        }
-        while level.count > 1 {
-            level = stride(from: 0, to: level.count, by: Self.branchCapacity).map { start in
-                let node = Node(isLeaf: false)
-                for (child, bound) in level[start..<min(start + Self.branchCapacity, level.count)] {
-                    node.children.append(child)
-                    node.counts.append(child.total)
-                    node.bounds.append(bound)
-                    node.total += child.total
-                }
-                return (node, node.bounds[0])
-            }
-        }
-        root = level[0].0
+    init() {
+        root = 0
+        root = newLeaf()
     }
 
-    /// The number of entries.
-    @usableFromInline var count: Int { root.total }
+    // MARK: Node storage
+
+    private mutating func newLeaf() -> Int32 {
+        if let leaf = freeLeaves.popLast() {
+            leafWidths[Int(leaf)] = 0
+            return leaf
+        }
+        leafSlots.append(contentsOf: repeatElement(0, count: Self.leafCapacity))
+        leafWidths.append(0)
+        return Int32(leafWidths.count - 1)
+    }
+
+    private mutating func newBranch() -> Int32 {
+        if let node = freeBranches.popLast() {
+            branchWidths[Int(node)] = 0
+            return node
+        }
+        children.append(contentsOf: repeatElement(0, count: Self.branchCapacity))
+        childCounts.append(contentsOf: repeatElement(0, count: Self.branchCapacity))
+        bounds.append(contentsOf: repeatElement(nil, count: Self.branchCapacity))
+        branchWidths.append(0)
+        return Int32(branchWidths.count - 1)
+    }
+
+    /// Inserts child `child` (of `size` entries, lower bound `bound`) at `position` of branch `node`.
+    private mutating func insertChild(_ child: Int32, size: Int, bound: Bound?, at position: Int, into node: Int32) {
+        let base = Int(node) * Self.branchCapacity
+        let width = Int(branchWidths[Int(node)])
+        var index = base + width
+        while index > base + position {
+            children[index] = children[index - 1]
+            childCounts[index] = childCounts[index - 1]
+            bounds[index] = bounds[index - 1]
+            index -= 1
+        }
+        children[base + position] = child
+        childCounts[base + position] = size
+        bounds[base + position] = bound
+        branchWidths[Int(node)] += 1
+    }
+
+    /// Removes the child at `position` of branch `node`.
+    private mutating func removeChild(at position: Int, from node: Int32) {
+        let base = Int(node) * Self.branchCapacity
+        let width = Int(branchWidths[Int(node)])
+        for index in (base + position)..<(base + width - 1) {
+            children[index] = children[index + 1]
+            childCounts[index] = childCounts[index + 1]
+            bounds[index] = bounds[index + 1]
+        }
+        bounds[base + width - 1] = nil
+        branchWidths[Int(node)] -= 1
+    }
+
+    /// The child of branch `node` holding `index`, and `index` within that child. Past the end, the last child.
+    @inline(__always)
+    private func child(of node: Int32, containing index: Int) -> (position: Int, local: Int) {
+        let base = Int(node) * Self.branchCapacity
+        let last = Int(branchWidths[Int(node)]) - 1
+        var position = 0
+        var local = index
+        while position < last && local >= childCounts[base + position] {
+            local -= childCounts[base + position]
+            position += 1
+        }
+        return (position, local)
+    }
+
+    // MARK: Access
 
     /// The slot at `index`.
     /// - Complexity: O(log n)
-    @usableFromInline func slot(at index: Int) -> Int32 {
+    @usableFromInline
+    func slot(at index: Int) -> Int32 {
         precondition(index >= 0 && index < count, "index \(index) out of range 0..<\(count)")
         var node = root
         var local = index
-        while !node.isLeaf {
-            var child = 0
-            while local >= node.counts[child] {
-                local -= node.counts[child]
-                child += 1
-            }
-            node = node.children[child]
+        for _ in 0..<height {
+            let (position, inner) = child(of: node, containing: local)
+            node = children[Int(node) * Self.branchCapacity + position]
+            local = inner
         }
-        return node.slots[local]
-    }
-
-    /// Inserts `slot` at `index`; `bound` is its (key, ID).
-    /// - Complexity: O(log n)
-    mutating func insert(_ slot: Int32, bound: Bound, at index: Int, rows: borrowing RowTable) {
-        precondition(index >= 0 && index <= count, "index \(index) out of range 0...\(count)")
-        if let (right, rightBound) = Self.insert(slot, bound: bound, at: index, into: root, rows: rows) {
-            let newRoot = Node(isLeaf: false)
-            newRoot.children = [root, right]
-            newRoot.counts = [root.total, right.total]
-            newRoot.bounds = [rightBound, rightBound]
-            newRoot.total = root.total + right.total
-            root = newRoot
-        }
-    }
-
-    /// Inserts into `node`'s subtree; returns the new right sibling and its bound when `node` split.
-    private static func insert(
-        _ slot: Int32, bound: Bound, at index: Int, into node: Node, rows: borrowing RowTable
-    ) -> (Node, Bound)? {
-        node.total += 1
-        if node.isLeaf {
-            node.slots.insert(slot, at: index)
-            guard node.slots.count > leafCapacity else { return nil }
-            let right = Node(isLeaf: true)
-            let middle = node.slots.count / 2
-            right.slots.append(contentsOf: node.slots[middle...])
-            node.slots.removeSubrange(middle...)
-            right.total = right.slots.count
-            node.total = node.slots.count
-            return (right, rows.bound(of: right.slots[0]))
-        }
-        var child = 0
-        var local = index
-        while child < node.children.count - 1 && local >= node.counts[child] {
-            local -= node.counts[child]
-            child += 1
-        }
-        if local == 0 && child > 0 { node.bounds[child] = bound }
-        node.counts[child] += 1
-        if let (right, rightBound) = insert(slot, bound: bound, at: local, into: node.children[child], rows: rows) {
-            node.counts[child] = node.children[child].total
-            node.children.insert(right, at: child + 1)
-            node.counts.insert(right.total, at: child + 1)
-            node.bounds.insert(rightBound, at: child + 1)
-        }
-        guard node.children.count > branchCapacity else { return nil }
-        let right = Node(isLeaf: false)
-        let middle = node.children.count / 2
-        right.children.append(contentsOf: node.children[middle...])
-        right.counts.append(contentsOf: node.counts[middle...])
-        right.bounds.append(contentsOf: node.bounds[middle...])
-        node.children.removeSubrange(middle...)
-        node.counts.removeSubrange(middle...)
-        node.bounds.removeSubrange(middle...)
-        right.total = right.counts.reduce(0, +)
-        node.total -= right.total
-        return (right, right.bounds[0])
-    }
-
-    /// Removes and returns the slot at `index`.
-    /// - Complexity: O(log n)
-    @discardableResult
-    mutating func remove(at index: Int) -> Int32 {
-        precondition(index >= 0 && index < count, "index \(index) out of range 0..<\(count)")
-        let slot = Self.remove(at: index, from: root)
-        while !root.isLeaf && root.children.count <= 1 {
-            root = root.children.first ?? Node(isLeaf: true)
-        }
-        return slot
-    }
-
-    private static func remove(at index: Int, from node: Node) -> Int32 {
-        node.total -= 1
-        if node.isLeaf { return node.slots.remove(at: index) }
-        var child = 0
-        var local = index
-        while local >= node.counts[child] {
-            local -= node.counts[child]
-            child += 1
-        }
-        let slot = remove(at: local, from: node.children[child])
-        node.counts[child] -= 1
-        if node.counts[child] == 0 {
-            node.children.remove(at: child)
-            node.counts.remove(at: child)
-            node.bounds.remove(at: child)
-        } else {
-            mergeIfSparse(node, child: child)
-        }
-        return slot
-    }
-
-    /// Joins a small child with its right (or left) neighbour when both fit in one node.
-    private static func mergeIfSparse(_ node: Node, child: Int) {
-        let capacity = node.children[child].isLeaf ? leafCapacity : branchCapacity
-        func width(_ index: Int) -> Int {
-            let child = node.children[index]
-            return child.isLeaf ? child.slots.count : child.children.count
-        }
-        guard width(child) < capacity / 4 else { return }
-        let left = child + 1 < node.children.count ? child : child - 1
-        guard left >= 0, width(left) + width(left + 1) <= capacity / 2 else { return }
-        let target = node.children[left]
-        let source = node.children[left + 1]
-        if target.isLeaf {
-            target.slots.append(contentsOf: source.slots)
-        } else {
-            target.children.append(contentsOf: source.children)
-            target.counts.append(contentsOf: source.counts)
-            // The first bound of `source` becomes the bound of its first child inside `target`.
-            target.bounds.append(node.bounds[left + 1])
-            target.bounds.append(contentsOf: source.bounds.dropFirst())
-        }
-        target.total += source.total
-        node.counts[left] = target.total
-        node.children.remove(at: left + 1)
-        node.counts.remove(at: left + 1)
-        node.bounds.remove(at: left + 1)
+        return leafSlots[Int(node) * Self.leafCapacity + local]
     }
 
     /// The index of the first entry not less than `probe` (`count` when every entry is less).
     /// - Complexity: O(log n)
     func lowerBound(_ probe: Bound, rows: borrowing RowTable) -> Int {
         var node = root
-        var base = 0
-        while !node.isLeaf {
+        var before = 0
+        for _ in 0..<height {
+            let base = Int(node) * Self.branchCapacity
             // The last child whose bound is <= probe holds the answer, or it is the start of the next child.
             var low = 1
-            var high = node.children.count
+            var high = Int(branchWidths[Int(node)])
             while low < high {
                 let middle = (low + high) / 2
-                if probe < node.bounds[middle] { high = middle } else { low = middle + 1 }
+                if probe < bounds[base + middle].unsafelyUnwrapped { high = middle } else { low = middle + 1 }
             }
-            let child = low - 1
-            for index in 0..<child { base += node.counts[index] }
-            node = node.children[child]
+            for position in 0..<(low - 1) { before += childCounts[base + position] }
+            node = children[base + low - 1]
         }
+        let base = Int(node) * Self.leafCapacity
         var low = 0
-        var high = node.slots.count
+        var high = Int(leafWidths[Int(node)])
         while low < high {
             let middle = (low + high) / 2
-            if rows.bound(of: node.slots[middle]) < probe { low = middle + 1 } else { high = middle }
+            if rows.bound(of: leafSlots[base + middle]) < probe { low = middle + 1 } else { high = middle }
         }
-        return base + low
+        return before + low
     }
 
     /// Calls `body` with every slot in order.
     /// - Complexity: O(n)
     func forEachInOrder(_ body: (Int32) throws -> Void) rethrows {
-        try Self.forEachInOrder(in: root, body)
+        try forEachInOrder(node: root, level: height, body)
     }
 
-    private static func forEachInOrder(in node: Node, _ body: (Int32) throws -> Void) rethrows {
-        if node.isLeaf {
-            for slot in node.slots { try body(slot) }
-        } else {
-            for child in node.children { try forEachInOrder(in: child, body) }
+    private func forEachInOrder(node: Int32, level: Int, _ body: (Int32) throws -> Void) rethrows {
+        if level == 0 {
+            let base = Int(node) * Self.leafCapacity
+            for index in base..<(base + Int(leafWidths[Int(node)])) { try body(leafSlots[index]) }
+            return
+        }
+        let base = Int(node) * Self.branchCapacity
+        for index in base..<(base + Int(branchWidths[Int(node)])) {
+            try forEachInOrder(node: children[index], level: level - 1, body)
         }
     }
+
+    // MARK: Insertion
+
+    /// Inserts `slot` at `index`; `bound` is its (key, ID).
+    /// - Complexity: O(log n)
+    mutating func insert(_ slot: Int32, bound: Bound, at index: Int, rows: borrowing RowTable) {
+        precondition(index >= 0 && index <= count, "index \(index) out of range 0...\(count)")
+        count += 1
+        guard let split = insert(slot, bound: bound, at: index, into: root, level: height, rows: rows) else { return }
+        let newRoot = newBranch()
+        insertChild(root, size: count - split.size, bound: nil, at: 0, into: newRoot)
+        insertChild(split.node, size: split.size, bound: split.bound, at: 1, into: newRoot)
+        root = newRoot
+        height += 1
+    }
+
+    /// Inserts into the subtree of `node`; returns the new right sibling when `node` split.
+    private mutating func insert(
+        _ slot: Int32, bound: Bound, at index: Int, into node: Int32, level: Int, rows: borrowing RowTable
+    ) -> (node: Int32, size: Int, bound: Bound)? {
+        if level == 0 { return insert(slot, bound: bound, at: index, intoLeaf: node, rows: rows) }
+        let base = Int(node) * Self.branchCapacity
+        let width = Int(branchWidths[Int(node)])
+        var position = 0
+        var local = index
+        while position < width - 1 && local >= childCounts[base + position] {
+            local -= childCounts[base + position]
+            position += 1
+        }
+        if local == 0 && position > 0 { bounds[base + position] = bound }
+        childCounts[base + position] += 1
+        let child = children[base + position]
+        guard let split = insert(slot, bound: bound, at: local, into: child, level: level - 1, rows: rows) else {
+            return nil
+        }
+        childCounts[base + position] -= split.size
+        if width < Self.branchCapacity {
+            insertChild(split.node, size: split.size, bound: split.bound, at: position + 1, into: node)
+            return nil
+        }
+        // Split this full node, then add the new child to the proper half.
+        let right = newBranch()
+        let half = Self.branchCapacity / 2
+        let rightBase = Int(right) * Self.branchCapacity
+        for offset in 0..<half {
+            children[rightBase + offset] = children[base + half + offset]
+            childCounts[rightBase + offset] = childCounts[base + half + offset]
+            bounds[rightBase + offset] = bounds[base + half + offset]
+            bounds[base + half + offset] = nil
+        }
+        branchWidths[Int(right)] = Int32(half)
+        branchWidths[Int(node)] = Int32(half)
+        if position + 1 > half {
+            insertChild(split.node, size: split.size, bound: split.bound, at: position + 1 - half, into: right)
+        } else {
+            insertChild(split.node, size: split.size, bound: split.bound, at: position + 1, into: node)
+        }
+        return (right, subtreeSize(right), bounds[rightBase].unsafelyUnwrapped)
+    }
+
+    private mutating func insert(
+        _ slot: Int32, bound: Bound, at index: Int, intoLeaf leaf: Int32, rows: borrowing RowTable
+    ) -> (node: Int32, size: Int, bound: Bound)? {
+        var target = leaf
+        var local = index
+        var split: (node: Int32, size: Int, bound: Bound)?
+        if Int(leafWidths[Int(leaf)]) == Self.leafCapacity {
+            let right = newLeaf()
+            let half = Self.leafCapacity / 2
+            let base = Int(leaf) * Self.leafCapacity
+            let rightBase = Int(right) * Self.leafCapacity
+            for offset in 0..<half { leafSlots[rightBase + offset] = leafSlots[base + half + offset] }
+            leafWidths[Int(right)] = Int32(half)
+            leafWidths[Int(leaf)] = Int32(half)
+            split = (right, half, rows.bound(of: leafSlots[rightBase]))
+            if local > half {
+                target = right
+                local -= half
+                split!.size += 1
+            }
+        }
+        let base = Int(target) * Self.leafCapacity
+        var position = base + Int(leafWidths[Int(target)])
+        while position > base + local {
+            leafSlots[position] = leafSlots[position - 1]
+            position -= 1
+        }
+        leafSlots[base + local] = slot
+        leafWidths[Int(target)] += 1
+        return split
+    }
+
+    private func subtreeSize(_ node: Int32) -> Int {
+        let base = Int(node) * Self.branchCapacity
+        return childCounts[base..<(base + Int(branchWidths[Int(node)]))].reduce(0, +)
+    }
+
+    // MARK: Removal
+
+    /// Removes and returns the slot at `index`.
+    /// - Complexity: O(log n)
+    @discardableResult
+    mutating func remove(at index: Int) -> Int32 {
+        precondition(index >= 0 && index < count, "index \(index) out of range 0..<\(count)")
+        count -= 1
+        let slot = remove(at: index, from: root, level: height)
+        collapseRoot()
+        return slot
+    }
+
+    /// Removes from the subtree of `node`; empty children are dropped and sparse leaves merged.
+    private mutating func remove(at index: Int, from node: Int32, level: Int) -> Int32 {
+        if level == 0 {
+            let base = Int(node) * Self.leafCapacity
+            let width = Int(leafWidths[Int(node)])
+            let slot = leafSlots[base + index]
+            for position in (base + index)..<(base + width - 1) { leafSlots[position] = leafSlots[position + 1] }
+            leafWidths[Int(node)] -= 1
+            return slot
+        }
+        let (position, local) = child(of: node, containing: index)
+        let base = Int(node) * Self.branchCapacity
+        childCounts[base + position] -= 1
+        let child = children[base + position]
+        let slot = remove(at: local, from: child, level: level - 1)
+        if childCounts[base + position] == 0 {
+            if level == 1 { freeLeaves.append(child) } else { freeBranches.append(child) }
+            removeChild(at: position, from: node)
+        } else if level == 1 {
+            mergeSparseLeaf(at: position, of: node)
+        }
+        return slot
+    }
+
+    /// Joins leaf child `position` of `parent` with a neighbour when it is small and both fit in half a leaf.
+    private mutating func mergeSparseLeaf(at position: Int, of parent: Int32) {
+        let base = Int(parent) * Self.branchCapacity
+        let width = Int(branchWidths[Int(parent)])
+        guard width > 1, Int(leafWidths[Int(children[base + position])]) < Self.leafCapacity / 4 else { return }
+        let left = position + 1 < width ? position : position - 1
+        let target = children[base + left]
+        let source = children[base + left + 1]
+        let targetWidth = Int(leafWidths[Int(target)])
+        let sourceWidth = Int(leafWidths[Int(source)])
+        guard targetWidth + sourceWidth <= Self.leafCapacity / 2 else { return }
+        let targetBase = Int(target) * Self.leafCapacity
+        let sourceBase = Int(source) * Self.leafCapacity
+        for offset in 0..<sourceWidth { leafSlots[targetBase + targetWidth + offset] = leafSlots[sourceBase + offset] }
+        leafWidths[Int(target)] = Int32(targetWidth + sourceWidth)
+        childCounts[base + left] += childCounts[base + left + 1]
+        removeChild(at: left + 1, from: parent)
+        freeLeaves.append(source)
+    }
+
+    /// Replaces a root with a single child by that child.
+    private mutating func collapseRoot() {
+        while height > 0 && branchWidths[Int(root)] <= 1 {
+            let old = root
+            if branchWidths[Int(old)] == 0 {
+                root = newLeaf()
+                height = 0
+            } else {
+                root = children[Int(old) * Self.branchCapacity]
+                height -= 1
+            }
+            branchWidths[Int(old)] = 0
+            bounds[Int(old) * Self.branchCapacity] = nil
+            freeBranches.append(old)
+        }
+    }
+
+    // MARK: Bulk building
+
+    /// An index of `slots`, which are sorted by (key, ID), built bottom-up with full nodes.
+    /// - Complexity: O(n)
+    init(sorted slots: [Int32], rows: borrowing RowTable) {
+        self.init()
+        guard !slots.isEmpty else { return }
+        freeLeaves = [root]
+        var level: [(node: Int32, size: Int, bound: Bound)] = []
+        for start in stride(from: 0, to: slots.count, by: Self.leafCapacity) {
+            let leaf = newLeaf()
+            let end = min(start + Self.leafCapacity, slots.count)
+            for (offset, slot) in slots[start..<end].enumerated() { leafSlots[Int(leaf) * Self.leafCapacity + offset] = slot }
+            leafWidths[Int(leaf)] = Int32(end - start)
+            level.append((leaf, end - start, rows.bound(of: slots[start])))
+        }
+        while level.count > 1 {
+            var parents: [(node: Int32, size: Int, bound: Bound)] = []
+            for start in stride(from: 0, to: level.count, by: Self.branchCapacity) {
+                let node = newBranch()
+                let group = level[start..<min(start + Self.branchCapacity, level.count)]
+                for (position, child) in group.enumerated() {
+                    insertChild(child.node, size: child.size, bound: position == 0 ? nil : child.bound, at: position, into: node)
+                }
+                parents.append((node, group.reduce(0) { $0 + $1.size }, group.first!.bound))
+            }
+            level = parents
+            height += 1
+        }
+        root = level[0].node
+        count = slots.count
+    }
+
+    // MARK: Checks
 
     /// Checks subtree sizes and that every bound is a lower bound of its child and above its left sibling.
     func checkStructure(rows: borrowing RowTable) {
-        _ = Self.check(root, lower: nil, upper: nil, rows: rows)
+        let size = check(node: root, level: height, lower: nil, upper: nil, rows: rows)
+        precondition(size == count, "index count \(count) but \(size) entries")
     }
 
-    @discardableResult
-    private static func check(_ node: Node, lower: Bound?, upper: Bound?, rows: borrowing RowTable) -> Int {
-        if node.isLeaf {
-            precondition(node.total == node.slots.count, "leaf total")
-            for slot in node.slots {
-                let bound = rows.bound(of: slot)
+    private func check(node: Int32, level: Int, lower: Bound?, upper: Bound?, rows: borrowing RowTable) -> Int {
+        if level == 0 {
+            let base = Int(node) * Self.leafCapacity
+            let width = Int(leafWidths[Int(node)])
+            precondition(node == root || width > 0, "empty leaf")
+            for index in base..<(base + width) {
+                let bound = rows.bound(of: leafSlots[index])
                 if let lower { precondition(!(bound < lower), "entry below its bound") }
                 if let upper { precondition(bound < upper, "entry above the next bound") }
             }
-            return node.total
+            return width
         }
-        precondition(!node.children.isEmpty, "empty internal node")
-        precondition(node.children.count == node.counts.count && node.children.count == node.bounds.count)
+        let base = Int(node) * Self.branchCapacity
+        let width = Int(branchWidths[Int(node)])
+        precondition(width > 0, "empty internal node")
         var total = 0
-        for (index, child) in node.children.enumerated() {
-            let childLower = index == 0 ? lower : node.bounds[index]
-            let childUpper = index + 1 < node.children.count ? node.bounds[index + 1] : upper
-            let size = check(child, lower: childLower, upper: childUpper, rows: rows)
-            precondition(size == node.counts[index], "child count")
+        for position in 0..<width {
+            let childLower = position == 0 ? lower : bounds[base + position]
+            let childUpper = position + 1 < width ? bounds[base + position + 1] : upper
+            let size = check(node: children[base + position], level: level - 1, lower: childLower, upper: childUpper, rows: rows)
+            precondition(size == childCounts[base + position], "child count")
             total += size
         }
-        precondition(total == node.total, "internal total")
         return total
     }
 }
