@@ -110,9 +110,14 @@ struct EncodingTests {
         bytes += [1, 5, 0, 0, 0, 0, 0, 0, 0]  // one replica, 5, little-endian
         bytes += [1, 22] + Array("public.utf8-plain-text".utf8)  // one type
         bytes += covering ? [1, 0, 1, 0, 0] : [0]  // coverage: replica 0, one range 1...1
-        bytes += [1, 0x1B, 0, 1]  // one update: position and value by the insert, row 5:1
-        bytes += [1, 0x80, 1]  // key 80, Lamport 1
-        bytes += [1, 0, 1, UInt8(ascii: "x")]  // value: Lamport 1, type 0, "x"
+        bytes += [1]  // one update, then its 12 columns, each length-prefixed; runs are (length, value)
+        bytes += [2, 1, 0x2B]  // flags: position, value, both stamps by the insert and equal
+        bytes += [2, 1, 0]  // row replica 0
+        bytes += [2, 1, 2]  // row counter delta +1 (zigzag 2): row 5:1
+        bytes += [2, 1, 0] + [2, 1, 1] + [1, 0x80]  // key: shares 0 bytes, suffix of 1 byte: 80
+        bytes += [2, 1, 0]  // Lamport 1 = counter + 0
+        bytes += [0] + [0]  // no stamp dots besides the row ID
+        bytes += [2, 1, 0] + [2, 1, 1] + [1, UInt8(ascii: "x")]  // value: type 0, 1 byte, "x"
         return bytes
     }
 

@@ -1,11 +1,11 @@
 /// Change sets out and in.
 extension ListCore {
-    /// The row updates a replica that has seen `vector` lacks, sorted by row ID, each with the slot
+    /// The row updates a replica that has seen `vector` lacks, each with the slot
     /// whose value it carries (nil when it carries no value), and the operations they account for.
     ///
     /// A register travels when the operation that set it is not covered by `vector`; a peer that
     /// covers it already holds that value or a later one.
-    /// - Complexity: O(n + k log k) for n known rows and k updates.
+    /// - Complexity: O(n) for n known rows.
     func updates(since vector: VersionVector) -> (coverage: DotRanges, updates: [(RowUpdate, Int32?)]) {
         var result: [(RowUpdate, Int32?)] = []
         rows.forEachSlot { slot in
@@ -22,8 +22,7 @@ extension ListCore {
         tombstones.forEach { id, deletion in
             if !vector.contains(deletion.dot) { result.append((RowUpdate(id: id, deletion: deletion), nil)) }
         }
-        let order = result.indices.sorted { result[$0].0.id < result[$1].0.id }
-        return (seen.subtracting(vector), order.map { result[$0] })
+        return (seen.subtracting(vector), result)
     }
 
     /// Checks that every operation in `updates` is accounted for by `coverage` or was seen already,

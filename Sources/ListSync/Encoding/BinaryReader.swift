@@ -2,18 +2,31 @@
 /// error, never a trap.
 struct BinaryReader {
     private let bytes: [UInt8]
-    /// The offset of the next byte to read.
-    private(set) var offset = 0
+    /// The offset of the next byte to read, from the start of the whole buffer.
+    private(set) var offset: Int
+    /// The end of the readable range.
+    private let end: Int
 
     /// A reader over `bytes`.
-    init(_ bytes: [UInt8]) { self.bytes = bytes }
+    init(_ bytes: [UInt8]) {
+        self.bytes = bytes
+        offset = 0
+        end = bytes.count
+    }
+
+    /// A reader over `range` of `bytes`; offsets in errors stay relative to the whole buffer.
+    init(_ bytes: [UInt8], range: Range<Int>) {
+        self.bytes = bytes
+        offset = range.lowerBound
+        end = range.upperBound
+    }
 
     /// The number of bytes not read yet.
-    var remaining: Int { bytes.count - offset }
+    var remaining: Int { end - offset }
 
     /// Reads one byte.
     mutating func readByte() throws(BinaryDecodingError) -> UInt8 {
-        guard offset < bytes.count else { throw .truncated(offset: offset) }
+        guard offset < end else { throw .truncated(offset: offset) }
         defer { offset += 1 }
         return bytes[offset]
     }
@@ -55,8 +68,21 @@ struct BinaryReader {
         let start = offset
         let length = try readVarint()
         guard length <= UInt64(remaining) else { throw .truncated(offset: start) }
-        defer { offset += Int(length) }
-        return bytes[offset..<(offset + Int(length))]
+        return try readBytes(Int(length))
+    }
+
+    /// Reads `count` bytes.
+    mutating func readBytes(_ count: Int) throws(BinaryDecodingError) -> ArraySlice<UInt8> {
+        guard count <= remaining else { throw .truncated(offset: offset) }
+        defer { offset += count }
+        return bytes[offset..<(offset + count)]
+    }
+
+    /// A reader over the next `count` bytes, which this reader skips.
+    mutating func subreader(_ count: Int) throws(BinaryDecodingError) -> BinaryReader {
+        guard count <= remaining else { throw .truncated(offset: offset) }
+        defer { offset += count }
+        return BinaryReader(bytes, range: offset..<(offset + count))
     }
 
     /// Throws unless every byte was read.

@@ -10,14 +10,20 @@ extension ChangeSet {
     static let formatVersion: UInt8 = 1
 
     /// Flag bits of an encoded row update.
-    private enum Flag {
-        static let position: UInt8 = 1 << 0
-        static let value: UInt8 = 1 << 1
-        static let deletion: UInt8 = 1 << 2
-        static let positionByInsert: UInt8 = 1 << 3
-        static let valueByInsert: UInt8 = 1 << 4
-        static let sameReplica: UInt8 = 1 << 5
-        static let known: UInt8 = 0b0011_1111
+    fileprivate enum Flag {
+        static let position: UInt64 = 1 << 0
+        static let value: UInt64 = 1 << 1
+        static let deletion: UInt64 = 1 << 2
+        static let positionByInsert: UInt64 = 1 << 3
+        static let valueByInsert: UInt64 = 1 << 4
+        static let valueStampIsPositionStamp: UInt64 = 1 << 5
+        static let known: UInt64 = 0b0011_1111
+    }
+
+    /// The columns of the update section, in their order in the encoding.
+    fileprivate enum Column: Int, CaseIterable {
+        case flags, rowReplica, rowCounter, keyShared, keySuffixLength, keySuffix
+        case stampLamport, stampReplica, stampCounter, valueType, valueLength, valueBytes
     }
 
     /// The encoded bytes.
@@ -70,37 +76,9 @@ extension ChangeSet {
         }
 
         writer.writeVarint(UInt64(updates.count))
-        var previous: RowID?
-        for (update, payload) in zip(updates, payloads) {
-            var flags: UInt8 = 0
-            if update.positionStamp.isSet { flags |= Flag.position }
-            if update.valueStamp.isSet { flags |= Flag.value }
-            if update.deletion.isSet { flags |= Flag.deletion }
-            if update.positionStamp.dot == update.id { flags |= Flag.positionByInsert }
-            if update.valueStamp.dot == update.id { flags |= Flag.valueByInsert }
-            let sameReplica = previous?.replica == update.id.replica
-            if sameReplica { flags |= Flag.sameReplica }
-            writer.write(flags)
-            if !sameReplica { writer.writeVarint(replicaIndex[update.id.replica]!) }
-            writer.writeVarint(update.id.counter - (sameReplica ? previous!.counter : 0))
-            previous = update.id
-            func writeStamp(_ stamp: Stamp, byInsert: Bool) {
-                writer.writeVarint(stamp.lamport)
-                if byInsert { return }
-                writer.writeVarint(replicaIndex[stamp.dot.replica]!)
-                writer.writeVarint(stamp.dot.counter)
-            }
-            if let key = update.position, update.positionStamp.isSet {
-                writer.writeLengthPrefixed(key.bytes)
-                writeStamp(update.positionStamp, byInsert: flags & Flag.positionByInsert != 0)
-            }
-            if let payload, update.valueStamp.isSet {
-                writeStamp(update.valueStamp, byInsert: flags & Flag.valueByInsert != 0)
-                writer.writeVarint(typeIndex[payload.typeIdentifier]!)
-                writer.writeLengthPrefixed(payload.bytes)
-            }
-            if update.deletion.isSet { writeStamp(update.deletion, byInsert: false) }
-        }
+        var columns = UpdateColumnWriter(replicaIndex: replicaIndex, typeIndex: typeIndex)
+        for (update, payload) in zip(updates, payloads) { columns.append(update, payload: payload) }
+        for column in columns.finish() { writer.writeLengthPrefixed(column) }
         return writer.bytes
     }
 
@@ -164,59 +142,222 @@ extension ChangeSet {
             }
         }
 
-        let updateCount = try reader.readCount(minimumSize: 2)
+        let updateCount = try reader.readCount()
+        var columns: [BinaryReader] = []
+        for _ in Column.allCases {
+            let start = reader.offset
+            let length = try reader.readVarint()
+            guard length <= UInt64(reader.remaining) else { throw .truncated(offset: start) }
+            columns.append(try reader.subreader(Int(length)))
+        }
+        var decoder = UpdateColumnReader(columns, replicas: replicas, types: types)
         var updates: [RowUpdate] = []
         var payloads: [Payload?] = []
         updates.reserveCapacity(updateCount)
         payloads.reserveCapacity(updateCount)
-        var previous: RowID?
+        var seenRows = RowIDMap()
         for _ in 0..<updateCount {
-            let start = reader.offset
-            let flags = try reader.readByte()
-            let hasPosition = flags & Flag.position != 0
-            let hasValue = flags & Flag.value != 0
-            let hasDeletion = flags & Flag.deletion != 0
-            guard flags & ~Flag.known == 0, hasPosition || hasValue || hasDeletion,
-                !(hasDeletion && (hasPosition || hasValue)),
-                hasPosition || flags & Flag.positionByInsert == 0, hasValue || flags & Flag.valueByInsert == 0,
-                previous != nil || flags & Flag.sameReplica == 0
-            else { throw .invalidFlags(offset: start) }
-            let replica = flags & Flag.sameReplica != 0 ? previous!.replica : try readReplica(&reader)
-            let delta = try reader.readVarint()
-            let base = flags & Flag.sameReplica != 0 ? previous!.counter : 0
-            let (counter, overflow) = base.addingReportingOverflow(delta)
-            guard !overflow, counter > 0 else { throw .invalidStamp(offset: start) }
-            let id = RowID(replica: replica, counter: counter)
-            if let previous, !(previous < id) { throw .notCanonical(offset: start) }
-            previous = id
-            func readStamp(_ reader: inout BinaryReader, byInsert: Bool) throws(BinaryDecodingError) -> Stamp {
-                let stampStart = reader.offset
-                let lamport = try reader.readVarint()
-                let dot = byInsert ? id : Dot(replica: try readReplica(&reader), counter: try reader.readVarint())
-                guard lamport > 0, dot.counter > 0 else { throw .invalidStamp(offset: stampStart) }
-                return Stamp(lamport: lamport, dot: dot)
-            }
-            var update = RowUpdate(id: id)
-            var payload: Payload?
-            if hasPosition {
-                let keyStart = reader.offset
-                let key = try reader.readLengthPrefixed()
-                guard PositionKey.isValid(key) else { throw .invalidPositionKey(offset: keyStart) }
-                update.position = PositionKey(key)
-                update.positionStamp = try readStamp(&reader, byInsert: flags & Flag.positionByInsert != 0)
-            }
-            if hasValue {
-                update.valueStamp = try readStamp(&reader, byInsert: flags & Flag.valueByInsert != 0)
-                let typeStart = reader.offset
-                let typeIndex = try reader.readVarint()
-                guard typeIndex < UInt64(types.count) else { throw .indexOutOfRange(offset: typeStart) }
-                payload = Payload(typeIdentifier: types[Int(typeIndex)], bytes: Array(try reader.readLengthPrefixed()))
-            }
-            if hasDeletion { update.deletion = try readStamp(&reader, byInsert: false) }
+            let (update, payload) = try decoder.next()
+            seenRows.set(0, for: update.id)
+            guard seenRows.count == updates.count + 1 else { throw .notCanonical(offset: decoder.rowOffset) }
             updates.append(update)
             payloads.append(payload)
         }
+        try decoder.expectEnd()
         try reader.expectEnd()
         return ChangeSet(coverage: coverage, updates: updates, payloads: payloads)
+    }
+}
+
+/// Writes row updates into the columns of the binary format.
+private struct UpdateColumnWriter {
+    private typealias Flag = ChangeSet.Flag
+    private let replicaIndex: [ReplicaID: UInt64]
+    private let typeIndex: [String: UInt64]
+    private var flags = RunLengthWriter()
+    private var rowReplica = RunLengthWriter()
+    private var rowCounter = RunLengthWriter()
+    private var keyShared = RunLengthWriter()
+    private var keySuffixLength = RunLengthWriter()
+    private var keySuffix = BinaryWriter()
+    private var stampLamport = RunLengthWriter()
+    private var stampReplica = RunLengthWriter()
+    private var stampCounter = RunLengthWriter()
+    private var valueType = RunLengthWriter()
+    private var valueLength = RunLengthWriter()
+    private var valueBytes = BinaryWriter()
+    private var previousCounter: UInt64 = 0
+    private var previousKey: [UInt8] = []
+    private var previousStampCounter: UInt64 = 0
+
+    init(replicaIndex: [ReplicaID: UInt64], typeIndex: [String: UInt64]) {
+        self.replicaIndex = replicaIndex
+        self.typeIndex = typeIndex
+    }
+
+    mutating func append(_ update: RowUpdate, payload: ChangeSet.Payload?) {
+        var bits: UInt64 = 0
+        let hasPosition = update.positionStamp.isSet && update.position != nil
+        let hasValue = update.valueStamp.isSet && payload != nil
+        if hasPosition { bits |= Flag.position }
+        if hasValue { bits |= Flag.value }
+        if update.deletion.isSet { bits |= Flag.deletion }
+        if hasPosition && update.positionStamp.dot == update.id { bits |= Flag.positionByInsert }
+        if hasValue && update.valueStamp.dot == update.id { bits |= Flag.valueByInsert }
+        let valueSharesStamp = hasPosition && hasValue && update.valueStamp == update.positionStamp
+        if valueSharesStamp { bits |= Flag.valueStampIsPositionStamp }
+        flags.append(bits)
+        rowReplica.append(replicaIndex[update.id.replica]!)
+        rowCounter.append(signed: Int64(bitPattern: update.id.counter &- previousCounter))
+        previousCounter = update.id.counter
+        if hasPosition, let key = update.position {
+            let bytes = key.bytes
+            var shared = 0
+            while shared < min(bytes.count, previousKey.count) && bytes[shared] == previousKey[shared] { shared += 1 }
+            keyShared.append(UInt64(shared))
+            keySuffixLength.append(UInt64(bytes.count - shared))
+            for byte in bytes[shared...] { keySuffix.write(byte) }
+            previousKey = bytes
+            appendStamp(update.positionStamp, byInsert: update.positionStamp.dot == update.id)
+        }
+        if hasValue, let payload {
+            if !valueSharesStamp { appendStamp(update.valueStamp, byInsert: update.valueStamp.dot == update.id) }
+            valueType.append(typeIndex[payload.typeIdentifier]!)
+            valueLength.append(UInt64(payload.bytes.count))
+            for byte in payload.bytes { valueBytes.write(byte) }
+        }
+        if update.deletion.isSet { appendStamp(update.deletion, byInsert: false) }
+    }
+
+    /// A stamp: its Lamport time relative to its dot's counter; its dot unless it is the row ID.
+    private mutating func appendStamp(_ stamp: Stamp, byInsert: Bool) {
+        stampLamport.append(signed: Int64(bitPattern: stamp.lamport &- stamp.dot.counter))
+        guard !byInsert else { return }
+        stampReplica.append(replicaIndex[stamp.dot.replica]!)
+        stampCounter.append(signed: Int64(bitPattern: stamp.dot.counter &- previousStampCounter))
+        previousStampCounter = stamp.dot.counter
+    }
+
+    /// The columns in encoding order.
+    mutating func finish() -> [[UInt8]] {
+        [
+            flags.finish(), rowReplica.finish(), rowCounter.finish(), keyShared.finish(), keySuffixLength.finish(),
+            keySuffix.bytes, stampLamport.finish(), stampReplica.finish(), stampCounter.finish(), valueType.finish(),
+            valueLength.finish(), valueBytes.bytes,
+        ]
+    }
+}
+
+/// Reads row updates from the columns of the binary format, validating as it goes.
+private struct UpdateColumnReader {
+    private typealias Flag = ChangeSet.Flag
+    private var flags: RunLengthReader
+    private var rowReplica: RunLengthReader
+    private var rowCounter: RunLengthReader
+    private var keyShared: RunLengthReader
+    private var keySuffixLength: RunLengthReader
+    private var keySuffix: BinaryReader
+    private var stampLamport: RunLengthReader
+    private var stampReplica: RunLengthReader
+    private var stampCounter: RunLengthReader
+    private var valueType: RunLengthReader
+    private var valueLength: RunLengthReader
+    private var valueBytes: BinaryReader
+    private let replicas: [ReplicaID]
+    private let types: [String]
+    private var previousCounter: UInt64 = 0
+    private var previousKey: [UInt8] = []
+    private var previousStampCounter: UInt64 = 0
+    /// The offset of the current update's flags, for errors.
+    private(set) var rowOffset = 0
+    private let flagsStart: Int
+
+    init(_ columns: [BinaryReader], replicas: [ReplicaID], types: [String]) {
+        flagsStart = columns[0].offset
+        flags = RunLengthReader(columns[0])
+        rowReplica = RunLengthReader(columns[1])
+        rowCounter = RunLengthReader(columns[2])
+        keyShared = RunLengthReader(columns[3])
+        keySuffixLength = RunLengthReader(columns[4])
+        keySuffix = columns[5]
+        stampLamport = RunLengthReader(columns[6])
+        stampReplica = RunLengthReader(columns[7])
+        stampCounter = RunLengthReader(columns[8])
+        valueType = RunLengthReader(columns[9])
+        valueLength = RunLengthReader(columns[10])
+        valueBytes = columns[11]
+        self.replicas = replicas
+        self.types = types
+        rowOffset = flagsStart
+    }
+
+    private func replica(_ index: UInt64) throws(BinaryDecodingError) -> ReplicaID {
+        guard index < UInt64(replicas.count) else { throw .indexOutOfRange(offset: rowOffset) }
+        return replicas[Int(index)]
+    }
+
+    mutating func next() throws(BinaryDecodingError) -> (RowUpdate, ChangeSet.Payload?) {
+        let bits = try flags.next()
+        let hasPosition = bits & Flag.position != 0
+        let hasValue = bits & Flag.value != 0
+        let hasDeletion = bits & Flag.deletion != 0
+        guard bits & ~Flag.known == 0, hasPosition || hasValue || hasDeletion,
+            !(hasDeletion && (hasPosition || hasValue)),
+            hasPosition || bits & Flag.positionByInsert == 0, hasValue || bits & Flag.valueByInsert == 0,
+            bits & Flag.valueStampIsPositionStamp == 0 || (hasPosition && hasValue)
+        else { throw .invalidFlags(offset: rowOffset) }
+        let counter = previousCounter &+ UInt64(bitPattern: try rowCounter.nextSigned())
+        guard counter > 0 else { throw .invalidStamp(offset: rowOffset) }
+        previousCounter = counter
+        let id = RowID(replica: try replica(try rowReplica.next()), counter: counter)
+        var update = RowUpdate(id: id)
+        var payload: ChangeSet.Payload?
+        if hasPosition {
+            let shared = try keyShared.next()
+            let suffixLength = try keySuffixLength.next()
+            guard shared <= UInt64(previousKey.count), suffixLength <= UInt64(keySuffix.remaining) else {
+                throw .invalidPositionKey(offset: rowOffset)
+            }
+            let key = previousKey[..<Int(shared)] + (try keySuffix.readBytes(Int(suffixLength)))
+            guard PositionKey.isValid(key) else { throw .invalidPositionKey(offset: rowOffset) }
+            previousKey = Array(key)
+            update.position = PositionKey(key)
+            update.positionStamp = try nextStamp(byInsert: bits & Flag.positionByInsert != 0, id: id)
+        }
+        if hasValue {
+            update.valueStamp =
+                bits & Flag.valueStampIsPositionStamp != 0
+                ? update.positionStamp : try nextStamp(byInsert: bits & Flag.valueByInsert != 0, id: id)
+            let type = try valueType.next()
+            guard type < UInt64(types.count) else { throw .indexOutOfRange(offset: rowOffset) }
+            let length = try valueLength.next()
+            guard length <= UInt64(valueBytes.remaining) else { throw .truncated(offset: valueBytes.offset) }
+            payload = ChangeSet.Payload(typeIdentifier: types[Int(type)], bytes: Array(try valueBytes.readBytes(Int(length))))
+        }
+        if hasDeletion { update.deletion = try nextStamp(byInsert: false, id: id) }
+        rowOffset = flagsStart
+        return (update, payload)
+    }
+
+    private mutating func nextStamp(byInsert: Bool, id: RowID) throws(BinaryDecodingError) -> Stamp {
+        let relativeLamport = try stampLamport.nextSigned()
+        var dot = id
+        if !byInsert {
+            let counter = previousStampCounter &+ UInt64(bitPattern: try stampCounter.nextSigned())
+            previousStampCounter = counter
+            dot = Dot(replica: try replica(try stampReplica.next()), counter: counter)
+        }
+        let lamport = dot.counter &+ UInt64(bitPattern: relativeLamport)
+        guard lamport > 0, dot.counter > 0 else { throw .invalidStamp(offset: rowOffset) }
+        return Stamp(lamport: lamport, dot: dot)
+    }
+
+    /// Throws unless every column was read to its end.
+    func expectEnd() throws(BinaryDecodingError) {
+        for column in [flags, rowReplica, rowCounter, keyShared, keySuffixLength, stampLamport, stampReplica, stampCounter, valueType, valueLength] {
+            try column.expectEnd()
+        }
+        try keySuffix.expectEnd()
+        try valueBytes.expectEnd()
     }
 }
