@@ -10,13 +10,13 @@ enum AllBenchmarks {
             print(result)
             results.append(result)
         }
-        func workload(_ make: (inout SplitMix64) -> Workload) -> Workload {
+        func workload(_ make: (inout SplitMix64) -> Workload<Int>) -> Workload<Int> {
             var generator = SplitMix64(seed: options.seed)
             return make(&generator)
         }
         Measurement.progress("trace \(options.trace)")
         record(try ListBenchmark.run("trace", try TraceLoader.load(options.trace), repeats: options.repeats))
-        let lists: [(String, Workload)] = [
+        let lists: [(String, Workload<Int>)] = [
             ("append", .append(size)),
             ("random-insert", workload { .randomInsert(size, using: &$0) }),
             ("random-move", workload { .randomMove(size, using: &$0) }),

@@ -6,21 +6,21 @@ import ListSync
 enum ConcurrentMergeBenchmark {
     /// One side's operations, generated against its own local copy, and what they did.
     struct Side {
-        var operations: [RowOperation] = []
-        var inserted = Set<String>()
-        var deleted = Set<String>()
+        var operations: [RowOperation<Int>] = []
+        var inserted = Set<Int>()
+        var deleted = Set<Int>()
     }
 
-    static func side(_ index: Int, base: [String], count: Int, using generator: inout SplitMix64) -> Side {
+    static func side(_ index: Int, base: [Int], count: Int, using generator: inout SplitMix64) -> Side {
         var side = Side()
         var rows = base
         var next = base.count + index
         for _ in 0..<count {
             let roll = Double.random(in: 0..<1, using: &generator)
-            let operation: RowOperation
+            let operation: RowOperation<Int>
             if roll < 0.4 || rows.count < 2 {
-                operation = .insert(index: Int.random(in: 0...rows.count, using: &generator), values: [String(next)])
-                side.inserted.insert(String(next))
+                operation = .insert(index: Int.random(in: 0...rows.count, using: &generator), values: [next])
+                side.inserted.insert(next)
                 next += 2
             } else if roll < 0.8 {
                 operation = .move(
@@ -39,18 +39,18 @@ enum ConcurrentMergeBenchmark {
 
     static func run(rows count: Int, repeats: Int, seed: UInt64) throws -> JSONObject {
         var generator = SplitMix64(seed: seed)
-        let base = (0..<count).map(String.init)
+        let base = Array(0..<count)
         let sides = [
             side(0, base: base, count: count / 2, using: &generator),
             side(1, base: base, count: count / 2, using: &generator),
         ]
         let snapshot = ListBenchmark.baseSnapshot(base)
-        var replicas: [ReplicatedList<String>] = []
+        var replicas: [ReplicatedList<Int>] = []
         var bytes = (0, 0)
         var localSamples: [Double] = []
         let merge = try Measurement.repeated("concurrent-merge", count: repeats) { _ in
-            let a = try ListBenchmark.replica(loading: snapshot, id: 1)
-            let b = try ListBenchmark.replica(loading: snapshot, id: 2)
+            let a: ReplicatedList<Int> = try ListBenchmark.replica(loading: snapshot, id: 1)
+            let b: ReplicatedList<Int> = try ListBenchmark.replica(loading: snapshot, id: 2)
             let start = a.versionVector
             localSamples.append(
                 Measurement.seconds {
@@ -68,7 +68,7 @@ enum ConcurrentMergeBenchmark {
         }
         let (a, b) = (replicas[0], replicas[1])
         let values = a.map(\.value)
-        var counts: [String: Int] = [:]
+        var counts: [Int: Int] = [:]
         for value in values { counts[value, default: 0] += 1 }
         let deleted = sides[0].deleted.union(sides[1].deleted)
         let expected = Set(base).union(sides[0].inserted).union(sides[1].inserted).subtracting(deleted)

@@ -9,12 +9,12 @@ enum KeysBenchmark {
             throw UsageError("unknown key pattern '\(pattern)'; one of \(patterns.joined(separator: ", "))")
         }
         var generator = SplitMix64(seed: seed)
-        let list = ReplicatedList<String>(replicaID: ReplicaID(1))
+        let list = ReplicatedList<Int>(replicaID: ReplicaID(1))
         if pattern == "drag-to-top" || pattern == "random-move" {
-            list.append(contentsOf: (0..<1_000).map(String.init))
+            list.append(contentsOf: Array(0..<1_000))
         }
         for step in 0..<operations {
-            let value = String(step)
+            let value = step
             switch pattern {
             case "append": list.append(value)
             case "prepend": list.insert(value, at: 0)

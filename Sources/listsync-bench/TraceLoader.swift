@@ -41,7 +41,7 @@ enum TraceLoader {
     }
 
     /// The trace at `path` as a workload; one local transaction per patch.
-    static func load(_ path: String) throws -> Workload {
+    static func load(_ path: String) throws -> Workload<String> {
         let data: Data
         do {
             data = path.hasSuffix(".gz") ? try gunzip(path) : try Data(contentsOf: URL(fileURLWithPath: path))
@@ -56,7 +56,7 @@ enum TraceLoader {
         } catch {
             throw LoadError.malformed(path: path, reason: "\(error)")
         }
-        var operations: [RowOperation] = []
+        var operations: [RowOperation<String>] = []
         for transaction in trace.txns {
             for patch in transaction.patches {
                 if patch.deleteCount > 0 { operations.append(.delete(index: patch.position, count: patch.deleteCount)) }

@@ -2,9 +2,9 @@ import Foundation
 import ListSync
 
 /// One row operation of a workload, in the index conventions of `../shared/anchors/anchor_bench.py`.
-enum RowOperation {
+enum RowOperation<Value: Codable & Sendable & Equatable> {
     /// Insert `values` as a block at `index`.
-    case insert(index: Int, values: [String])
+    case insert(index: Int, values: [Value])
     /// Delete `count` rows starting at `index`.
     case delete(index: Int, count: Int)
     /// `value = remove(at: from); insert(value, at: to)`: `to` indexes the list after the removal.
@@ -12,7 +12,7 @@ enum RowOperation {
     /// Move rows `start..<start+count` so they start at `destination` of the list after their removal.
     case blockMove(start: Int, count: Int, destination: Int)
     /// Replace the value at `index`.
-    case update(index: Int, value: String)
+    case update(index: Int, value: Value)
 
     /// The number of rows the operation touches.
     var rowCount: Int {
@@ -24,7 +24,7 @@ enum RowOperation {
     }
 
     /// Applies the operation to a replica as one local change.
-    func apply(to list: ReplicatedList<String>) {
+    func apply(to list: ReplicatedList<Value>) {
         switch self {
         case .insert(let index, let values):
             if values.count == 1 {
@@ -50,7 +50,7 @@ enum RowOperation {
     }
 
     /// Applies the operation to a plain array: the reference.
-    func apply(to array: inout [String]) {
+    func apply(to array: inout [Value]) {
         switch self {
         case .insert(let index, let values): array.insert(contentsOf: values, at: index)
         case .delete(let index, let count): array.removeSubrange(index..<(index + count))
@@ -65,29 +65,40 @@ enum RowOperation {
 }
 
 /// A workload: rows present before timing, then one local transaction per operation.
-struct Workload {
-    var base: [String] = []
-    var operations: [RowOperation] = []
+struct Workload<Value: Codable & Sendable & Equatable> {
+    var base: [Value] = []
+    var operations: [RowOperation<Value>] = []
     /// The expected final rows, when known without replaying (a trace's end content).
-    var expected: [String]?
+    var expected: [Value]?
 
     /// Row operations in total.
     var rowOperationCount: Int { operations.reduce(0) { $0 + $1.rowCount } }
 
+    /// The final rows, from `expected` or by replaying on a plain array.
+    func referenceResult() -> [Value] {
+        if let expected { return expected }
+        var array = base
+        for operation in operations { operation.apply(to: &array) }
+        return array
+    }
+}
+
+/// The synthetic workloads of `../shared/anchors/anchor_bench.py`, on integer rows.
+extension Workload where Value == Int {
     static func append(_ count: Int) -> Workload {
-        Workload(operations: (0..<count).map { .insert(index: $0, values: [String($0)]) })
+        Workload(operations: (0..<count).map { .insert(index: $0, values: [$0]) })
     }
 
     static func randomInsert(_ count: Int, using generator: inout SplitMix64) -> Workload {
         Workload(
             operations: (0..<count).map {
-                .insert(index: Int.random(in: 0...$0, using: &generator), values: [String($0)])
+                .insert(index: Int.random(in: 0...$0, using: &generator), values: [$0])
             })
     }
 
     static func randomMove(_ count: Int, using generator: inout SplitMix64) -> Workload {
         Workload(
-            base: (0..<count).map(String.init),
+            base: Array(0..<count),
             operations: (0..<count).map { _ in
                 .move(
                     from: Int.random(in: 0..<count, using: &generator), to: Int.random(in: 0..<count, using: &generator)
@@ -97,7 +108,7 @@ struct Workload {
 
     static func blockMove(_ count: Int, block: Int, using generator: inout SplitMix64) -> Workload {
         Workload(
-            base: (0..<count).map(String.init),
+            base: Array(0..<count),
             operations: (0..<(count / block)).map { _ in
                 .blockMove(
                     start: Int.random(in: 0...(count - block), using: &generator), count: block,
@@ -107,17 +118,10 @@ struct Workload {
 
     static func randomUpdate(_ count: Int, using generator: inout SplitMix64) -> Workload {
         Workload(
-            base: (0..<count).map(String.init),
+            base: Array(0..<count),
             operations: (0..<count).map {
-                .update(index: Int.random(in: 0..<count, using: &generator), value: String(count + $0))
+                .update(index: Int.random(in: 0..<count, using: &generator), value: count + $0)
             })
     }
 
-    /// The final rows, from `expected` or by replaying on a plain array.
-    func referenceResult() -> [String] {
-        if let expected { return expected }
-        var array = base
-        for operation in operations { operation.apply(to: &array) }
-        return array
-    }
 }

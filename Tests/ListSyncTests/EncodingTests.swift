@@ -110,9 +110,8 @@ struct EncodingTests {
         bytes += [1, 5, 0, 0, 0, 0, 0, 0, 0]  // one replica, 5, little-endian
         bytes += [1, 22] + Array("public.utf8-plain-text".utf8)  // one type
         bytes += covering ? [1, 0, 1, 0, 0] : [0]  // coverage: replica 0, one range 1...1
-        bytes += [1]  // one update, then its 12 columns, each length-prefixed; runs are (length, value)
-        bytes += [2, 1, 0x2B]  // flags: position, value, both stamps by the insert and equal
-        bytes += [2, 1, 0]  // row replica 0
+        bytes += [1]  // one update, then its 11 columns, each length-prefixed; runs are (length, value)
+        bytes += [2, 1, 0x2B]  // flags: position, value, both stamps by the insert and equal; row replica 0
         bytes += [2, 1, 2]  // row counter delta +1 (zigzag 2): row 5:1
         bytes += [2, 1, 0] + [2, 1, 1] + [1, 0x80]  // key: shares 0 bytes, suffix of 1 byte: 80
         bytes += [2, 1, 0]  // Lamport 1 = counter + 0
@@ -140,9 +139,28 @@ struct EncodingTests {
         let numbers = ReplicatedList<Int>(replicaID: ReplicaID(9))
         let changes = try ChangeSet(decoding: Self.uncoveredInsert(covering: true))
         let row = RowID(replica: ReplicaID(5), counter: 1)
-        #expect(throws: MergeError.typeMismatch(row: row, expected: "public.json", found: "public.utf8-plain-text")) {
+        #expect(
+            throws: MergeError.typeMismatch(row: row, expected: "org.listsync.varint", found: "public.utf8-plain-text")
+        ) {
             try numbers.merge(changes)
         }
         #expect(numbers.isEmpty)
+    }
+
+    struct Place: Codable, Equatable {
+        var name: String
+        var visits: Double
+    }
+
+    @Test func elementTypesRoundTrip() throws {
+        let numbers = ReplicatedList<Int>(replicaID: ReplicaID(1))
+        numbers.append(contentsOf: [0, -1, 1, Int.max, Int.min, 300])
+        let numberCopy = try ReplicatedList<Int>(snapshot: numbers.snapshot())
+        #expect(numberCopy.map(\.value) == [0, -1, 1, Int.max, Int.min, 300])
+        let places = ReplicatedList<Place>(replicaID: ReplicaID(2))
+        places.append(contentsOf: [Place(name: "Oslo", visits: 2), Place(name: "Lima", visits: .infinity)])
+        let placeCopy = try ReplicatedList<Place>(snapshot: places.snapshot())
+        #expect(placeCopy.map(\.value) == places.map(\.value))
+        #expect(throws: MergeError.self) { try ReplicatedList<Place>(snapshot: numbers.snapshot()) }
     }
 }

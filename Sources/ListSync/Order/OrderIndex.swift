@@ -359,7 +359,9 @@ struct OrderIndex {
         for start in stride(from: 0, to: slots.count, by: Self.leafCapacity) {
             let leaf = newLeaf()
             let end = min(start + Self.leafCapacity, slots.count)
-            for (offset, slot) in slots[start..<end].enumerated() { leafSlots[Int(leaf) * Self.leafCapacity + offset] = slot }
+            for (offset, slot) in slots[start..<end].enumerated() {
+                leafSlots[Int(leaf) * Self.leafCapacity + offset] = slot
+            }
             leafWidths[Int(leaf)] = Int32(end - start)
             level.append((leaf, end - start, rows.bound(of: slots[start])))
         }
@@ -369,7 +371,9 @@ struct OrderIndex {
                 let node = newBranch()
                 let group = level[start..<min(start + Self.branchCapacity, level.count)]
                 for (position, child) in group.enumerated() {
-                    insertChild(child.node, size: child.size, bound: position == 0 ? nil : child.bound, at: position, into: node)
+                    insertChild(
+                        child.node, size: child.size, bound: position == 0 ? nil : child.bound, at: position, into: node
+                    )
                 }
                 parents.append((node, group.reduce(0) { $0 + $1.size }, group.first!.bound))
             }
@@ -407,7 +411,8 @@ struct OrderIndex {
         for position in 0..<width {
             let childLower = position == 0 ? lower : bounds[base + position]
             let childUpper = position + 1 < width ? bounds[base + position + 1] : upper
-            let size = check(node: children[base + position], level: level - 1, lower: childLower, upper: childUpper, rows: rows)
+            let size = check(
+                node: children[base + position], level: level - 1, lower: childLower, upper: childUpper, rows: rows)
             precondition(size == childCounts[base + position], "child count")
             total += size
         }

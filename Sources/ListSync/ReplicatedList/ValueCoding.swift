@@ -2,15 +2,24 @@ import Foundation
 
 /// How elements become row values (a type identifier and bytes) and back.
 ///
-/// Strings travel as UTF-8 (`public.utf8-plain-text`); every other `Codable` type as JSON with
-/// sorted keys (`public.json`), so equal values always encode to equal bytes.
+/// Strings travel as UTF-8 (`public.utf8-plain-text`); `Int` and `Int64` as a zigzag LEB128 varint
+/// (`org.listsync.varint`); every other `Codable` type as JSON with sorted keys (`public.json`), so
+/// equal values always encode to equal bytes.
 enum ValueCoding {
     static let plainText = "public.utf8-plain-text"
+    static let varint = "org.listsync.varint"
     static let json = "public.json"
 
     /// The type identifier of `type`'s values.
     static func typeIdentifier<Element: Codable>(of type: Element.Type) -> String {
-        type == String.self ? plainText : json
+        if type == String.self { return plainText }
+        if type == Int.self || type == Int64.self { return varint }
+        return json
+    }
+
+    /// Why bytes are not a value of the expected kind.
+    struct MalformedValue: Error, CustomStringConvertible {
+        let description: String
     }
 
     /// The bytes of `value`.
@@ -19,6 +28,8 @@ enum ValueCoding {
     ///   be representable, as for any `Codable` persistence.
     static func encode<Element: Codable>(_ value: Element) -> [UInt8] {
         if let string = value as? String { return Array(string.utf8) }
+        if let integer = value as? Int { return encodeVarint(Int64(integer)) }
+        if let integer = value as? Int64 { return encodeVarint(integer) }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         encoder.nonConformingFloatEncodingStrategy = .convertToString(
@@ -33,9 +44,28 @@ enum ValueCoding {
     /// The value in `bytes`.
     static func decode<Element: Codable>(_ bytes: [UInt8], as type: Element.Type) throws -> Element {
         if type == String.self, let string = String(decoding: bytes, as: UTF8.self) as? Element { return string }
+        if type == Int.self, let integer = Int(try decodeVarint(bytes)) as? Element { return integer }
+        if type == Int64.self, let integer = try decodeVarint(bytes) as? Element { return integer }
         let decoder = JSONDecoder()
         decoder.nonConformingFloatDecodingStrategy = .convertFromString(
             positiveInfinity: "Infinity", negativeInfinity: "-Infinity", nan: "NaN")
         return try decoder.decode(Element.self, from: Data(bytes))
+    }
+
+    private static func encodeVarint(_ value: Int64) -> [UInt8] {
+        var writer = BinaryWriter()
+        writer.writeVarint(UInt64(bitPattern: (value << 1) ^ (value >> 63)))
+        return writer.bytes
+    }
+
+    private static func decodeVarint(_ bytes: [UInt8]) throws -> Int64 {
+        var reader = BinaryReader(bytes)
+        do {
+            let raw = try reader.readVarint()
+            try reader.expectEnd()
+            return Int64(bitPattern: raw >> 1) ^ -Int64(bitPattern: raw & 1)
+        } catch {
+            throw MalformedValue(description: "not a varint integer: \(error)")
+        }
     }
 }

@@ -17,12 +17,13 @@ extension ChangeSet {
         static let positionByInsert: UInt64 = 1 << 3
         static let valueByInsert: UInt64 = 1 << 4
         static let valueStampIsPositionStamp: UInt64 = 1 << 5
-        static let known: UInt64 = 0b0011_1111
+        /// The row's replica index is stored above the flag bits, in the same column.
+        static let replicaShift: UInt64 = 6
     }
 
     /// The columns of the update section, in their order in the encoding.
     fileprivate enum Column: Int, CaseIterable {
-        case flags, rowReplica, rowCounter, keyShared, keySuffixLength, keySuffix
+        case flagsAndReplica, rowCounter, keyShared, keySuffixLength, keySuffix
         case stampLamport, stampReplica, stampCounter, valueType, valueLength, valueBytes
     }
 
@@ -175,7 +176,6 @@ private struct UpdateColumnWriter {
     private let replicaIndex: [ReplicaID: UInt64]
     private let typeIndex: [String: UInt64]
     private var flags = RunLengthWriter()
-    private var rowReplica = RunLengthWriter()
     private var rowCounter = RunLengthWriter()
     private var keyShared = RunLengthWriter()
     private var keySuffixLength = RunLengthWriter()
@@ -206,8 +206,7 @@ private struct UpdateColumnWriter {
         if hasValue && update.valueStamp.dot == update.id { bits |= Flag.valueByInsert }
         let valueSharesStamp = hasPosition && hasValue && update.valueStamp == update.positionStamp
         if valueSharesStamp { bits |= Flag.valueStampIsPositionStamp }
-        flags.append(bits)
-        rowReplica.append(replicaIndex[update.id.replica]!)
+        flags.append(bits | replicaIndex[update.id.replica]! << Flag.replicaShift)
         rowCounter.append(signed: Int64(bitPattern: update.id.counter &- previousCounter))
         previousCounter = update.id.counter
         if hasPosition, let key = update.position {
@@ -241,7 +240,7 @@ private struct UpdateColumnWriter {
     /// The columns in encoding order.
     mutating func finish() -> [[UInt8]] {
         [
-            flags.finish(), rowReplica.finish(), rowCounter.finish(), keyShared.finish(), keySuffixLength.finish(),
+            flags.finish(), rowCounter.finish(), keyShared.finish(), keySuffixLength.finish(),
             keySuffix.bytes, stampLamport.finish(), stampReplica.finish(), stampCounter.finish(), valueType.finish(),
             valueLength.finish(), valueBytes.bytes,
         ]
@@ -252,7 +251,6 @@ private struct UpdateColumnWriter {
 private struct UpdateColumnReader {
     private typealias Flag = ChangeSet.Flag
     private var flags: RunLengthReader
-    private var rowReplica: RunLengthReader
     private var rowCounter: RunLengthReader
     private var keyShared: RunLengthReader
     private var keySuffixLength: RunLengthReader
@@ -275,17 +273,16 @@ private struct UpdateColumnReader {
     init(_ columns: [BinaryReader], replicas: [ReplicaID], types: [String]) {
         flagsStart = columns[0].offset
         flags = RunLengthReader(columns[0])
-        rowReplica = RunLengthReader(columns[1])
-        rowCounter = RunLengthReader(columns[2])
-        keyShared = RunLengthReader(columns[3])
-        keySuffixLength = RunLengthReader(columns[4])
-        keySuffix = columns[5]
-        stampLamport = RunLengthReader(columns[6])
-        stampReplica = RunLengthReader(columns[7])
-        stampCounter = RunLengthReader(columns[8])
-        valueType = RunLengthReader(columns[9])
-        valueLength = RunLengthReader(columns[10])
-        valueBytes = columns[11]
+        rowCounter = RunLengthReader(columns[1])
+        keyShared = RunLengthReader(columns[2])
+        keySuffixLength = RunLengthReader(columns[3])
+        keySuffix = columns[4]
+        stampLamport = RunLengthReader(columns[5])
+        stampReplica = RunLengthReader(columns[6])
+        stampCounter = RunLengthReader(columns[7])
+        valueType = RunLengthReader(columns[8])
+        valueLength = RunLengthReader(columns[9])
+        valueBytes = columns[10]
         self.replicas = replicas
         self.types = types
         rowOffset = flagsStart
@@ -297,11 +294,12 @@ private struct UpdateColumnReader {
     }
 
     mutating func next() throws(BinaryDecodingError) -> (RowUpdate, ChangeSet.Payload?) {
-        let bits = try flags.next()
+        let flagsAndReplica = try flags.next()
+        let bits = flagsAndReplica & ((1 << Flag.replicaShift) - 1)
         let hasPosition = bits & Flag.position != 0
         let hasValue = bits & Flag.value != 0
         let hasDeletion = bits & Flag.deletion != 0
-        guard bits & ~Flag.known == 0, hasPosition || hasValue || hasDeletion,
+        guard hasPosition || hasValue || hasDeletion,
             !(hasDeletion && (hasPosition || hasValue)),
             hasPosition || bits & Flag.positionByInsert == 0, hasValue || bits & Flag.valueByInsert == 0,
             bits & Flag.valueStampIsPositionStamp == 0 || (hasPosition && hasValue)
@@ -309,7 +307,7 @@ private struct UpdateColumnReader {
         let counter = previousCounter &+ UInt64(bitPattern: try rowCounter.nextSigned())
         guard counter > 0 else { throw .invalidStamp(offset: rowOffset) }
         previousCounter = counter
-        let id = RowID(replica: try replica(try rowReplica.next()), counter: counter)
+        let id = RowID(replica: try replica(flagsAndReplica >> Flag.replicaShift), counter: counter)
         var update = RowUpdate(id: id)
         var payload: ChangeSet.Payload?
         if hasPosition {
@@ -332,7 +330,8 @@ private struct UpdateColumnReader {
             guard type < UInt64(types.count) else { throw .indexOutOfRange(offset: rowOffset) }
             let length = try valueLength.next()
             guard length <= UInt64(valueBytes.remaining) else { throw .truncated(offset: valueBytes.offset) }
-            payload = ChangeSet.Payload(typeIdentifier: types[Int(type)], bytes: Array(try valueBytes.readBytes(Int(length))))
+            payload = ChangeSet.Payload(
+                typeIdentifier: types[Int(type)], bytes: Array(try valueBytes.readBytes(Int(length))))
         }
         if hasDeletion { update.deletion = try nextStamp(byInsert: false, id: id) }
         rowOffset = flagsStart
@@ -354,7 +353,10 @@ private struct UpdateColumnReader {
 
     /// Throws unless every column was read to its end.
     func expectEnd() throws(BinaryDecodingError) {
-        for column in [flags, rowReplica, rowCounter, keyShared, keySuffixLength, stampLamport, stampReplica, stampCounter, valueType, valueLength] {
+        for column in [
+            flags, rowCounter, keyShared, keySuffixLength, stampLamport, stampReplica, stampCounter, valueType,
+            valueLength,
+        ] {
             try column.expectEnd()
         }
         try keySuffix.expectEnd()
