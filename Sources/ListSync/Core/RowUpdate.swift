@@ -18,7 +18,9 @@ struct RowUpdate: Hashable, Sendable {
 
     /// Whether every stamp set in this update satisfies `condition`; returns the first that does not.
     func firstStamp(where condition: (Stamp) -> Bool) -> Stamp? {
-        for stamp in [positionStamp, valueStamp, deletion] where stamp.isSet && condition(stamp) { return stamp }
+        if positionStamp.isSet && condition(positionStamp) { return positionStamp }
+        if valueStamp.isSet && condition(valueStamp) { return valueStamp }
+        if deletion.isSet && condition(deletion) { return deletion }
         return nil
     }
 }

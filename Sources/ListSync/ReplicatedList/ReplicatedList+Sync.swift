@@ -13,7 +13,7 @@ extension ReplicatedList {
             updates: updates.map(\.0),
             payloads: updates.map { _, slot in
                 slot.map {
-                    ChangeSet.Payload(typeIdentifier: typeIdentifier, bytes: ValueCoding.encode(value(inSlot: $0)))
+                    ChangeSet.Payload(typeIdentifier: typeIdentifier, bytes: ValueCoding.encode(value(inSlot: $0))[...])
                 }
             })
     }

@@ -42,7 +42,7 @@ enum ValueCoding {
     }
 
     /// The value in `bytes`.
-    static func decode<Element: Codable>(_ bytes: [UInt8], as type: Element.Type) throws -> Element {
+    static func decode<Element: Codable>(_ bytes: ArraySlice<UInt8>, as type: Element.Type) throws -> Element {
         if type == String.self, let string = String(decoding: bytes, as: UTF8.self) as? Element { return string }
         if type == Int.self, let integer = Int(try decodeVarint(bytes)) as? Element { return integer }
         if type == Int64.self, let integer = try decodeVarint(bytes) as? Element { return integer }
@@ -58,14 +58,18 @@ enum ValueCoding {
         return writer.bytes
     }
 
-    private static func decodeVarint(_ bytes: [UInt8]) throws -> Int64 {
-        var reader = BinaryReader(bytes)
-        do {
-            let raw = try reader.readVarint()
-            try reader.expectEnd()
-            return Int64(bitPattern: raw >> 1) ^ -Int64(bitPattern: raw & 1)
-        } catch {
-            throw MalformedValue(description: "not a varint integer: \(error)")
+    private static func decodeVarint(_ bytes: ArraySlice<UInt8>) throws -> Int64 {
+        var raw: UInt64 = 0
+        var shift: UInt64 = 0
+        for (offset, byte) in bytes.enumerated() {
+            guard shift < 63 || byte <= 1 else { break }
+            raw |= UInt64(byte & 0x7F) << shift
+            if byte & 0x80 == 0 {
+                guard offset == bytes.count - 1 else { break }
+                return Int64(bitPattern: raw >> 1) ^ -Int64(bitPattern: raw & 1)
+            }
+            shift += 7
         }
+        throw MalformedValue(description: "\(bytes.count) bytes are not one varint integer")
     }
 }

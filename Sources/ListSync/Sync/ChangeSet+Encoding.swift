@@ -45,9 +45,9 @@ extension ChangeSet {
         var replicaSet = Set(coverage.byReplica.keys)
         for update in updates {
             replicaSet.insert(update.id.replica)
-            for stamp in [update.positionStamp, update.valueStamp, update.deletion] where stamp.isSet {
-                replicaSet.insert(stamp.dot.replica)
-            }
+            if update.positionStamp.isSet { replicaSet.insert(update.positionStamp.dot.replica) }
+            if update.valueStamp.isSet { replicaSet.insert(update.valueStamp.dot.replica) }
+            if update.deletion.isSet { replicaSet.insert(update.deletion.dot.replica) }
         }
         let replicas = replicaSet.sorted()
         let replicaIndex = Dictionary(uniqueKeysWithValues: replicas.enumerated().map { ($1, UInt64($0)) })
@@ -316,10 +316,10 @@ private struct UpdateColumnReader {
             guard shared <= UInt64(previousKey.count), suffixLength <= UInt64(keySuffix.remaining) else {
                 throw .invalidPositionKey(offset: rowOffset)
             }
-            let key = previousKey[..<Int(shared)] + (try keySuffix.readBytes(Int(suffixLength)))
-            guard PositionKey.isValid(key) else { throw .invalidPositionKey(offset: rowOffset) }
-            previousKey = Array(key)
-            update.position = PositionKey(key)
+            previousKey.removeSubrange(Int(shared)...)
+            previousKey.append(contentsOf: try keySuffix.readBytes(Int(suffixLength)))
+            guard PositionKey.isValid(previousKey) else { throw .invalidPositionKey(offset: rowOffset) }
+            update.position = PositionKey(previousKey)
             update.positionStamp = try nextStamp(byInsert: bits & Flag.positionByInsert != 0, id: id)
         }
         if hasValue {
@@ -331,7 +331,7 @@ private struct UpdateColumnReader {
             let length = try valueLength.next()
             guard length <= UInt64(valueBytes.remaining) else { throw .truncated(offset: valueBytes.offset) }
             payload = ChangeSet.Payload(
-                typeIdentifier: types[Int(type)], bytes: Array(try valueBytes.readBytes(Int(length))))
+                typeIdentifier: types[Int(type)], bytes: try valueBytes.readBytes(Int(length)))
         }
         if hasDeletion { update.deletion = try nextStamp(byInsert: false, id: id) }
         rowOffset = flagsStart

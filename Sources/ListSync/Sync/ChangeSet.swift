@@ -9,7 +9,8 @@ public struct ChangeSet: Hashable, Sendable {
     /// A row value as it travels: a type identifier and bytes.
     struct Payload: Hashable, Sendable {
         var typeIdentifier: String
-        var bytes: [UInt8]
+        /// The value's bytes; decoded payloads share the buffer they were decoded from.
+        var bytes: ArraySlice<UInt8>
     }
 
     /// The operations this change set accounts for.
