@@ -1,28 +1,56 @@
 /// Change sets out and in.
 extension ListCore {
-    /// The row updates a replica that has seen `vector` lacks, each with the slot
-    /// whose value it carries (nil when it carries no value), and the operations they account for.
+    /// The row updates a replica that has seen `vector` lacks, each with the slot whose value it carries
+    /// (nil when it carries no value), and the operations they account for.
     ///
     /// A register travels when the operation that set it is not covered by `vector`; a peer that
-    /// covers it already holds that value or a later one.
-    /// - Complexity: O(n) for n known rows.
+    /// covers it already holds that value or a later one. The updates come in the canonical order of
+    /// ``ChangeSet``: with a position by (key, row ID), walking the order index; then the others by stamp.
+    /// - Complexity: O(n + k log k) for n known rows and k updates without a position.
     func updates(since vector: VersionVector) -> (coverage: DotRanges, updates: [(RowUpdate, Int32?)]) {
-        var result: [(RowUpdate, Int32?)] = []
-        rows.forEachSlot { slot in
+        // A one-entry cache in front of the version vector: rows come in long runs of one replica.
+        var cachedReplica: ReplicaID?
+        var cachedCounter: UInt64 = 0
+        func covers(_ dot: Dot) -> Bool {
+            if dot.replica != cachedReplica {
+                cachedReplica = dot.replica
+                cachedCounter = vector[dot.replica]
+            }
+            return dot.counter <= cachedCounter
+        }
+        var positioned: [(RowUpdate, Int32?)] = []
+        var waiting: [(RowUpdate, Int32?)] = []
+        var others: [(RowUpdate, Int32?)] = []
+        func visit(_ slot: Int32) {
             let record = rows[slot]
             var update = RowUpdate(id: record.id)
-            if record.positionStamp.isSet && !vector.contains(record.positionStamp.dot) {
+            if record.positionStamp.isSet && !covers(record.positionStamp.dot) {
                 update.position = record.key
                 update.positionStamp = record.positionStamp
             }
-            let carriesValue = record.valueStamp.isSet && !vector.contains(record.valueStamp.dot)
+            let carriesValue = record.valueStamp.isSet && !covers(record.valueStamp.dot)
             if carriesValue { update.valueStamp = record.valueStamp }
-            if update.positionStamp.isSet || carriesValue { result.append((update, carriesValue ? slot : nil)) }
+            let entry = (update, carriesValue ? slot : nil)
+            if update.positionStamp.isSet {
+                if record.isVisible { positioned.append(entry) } else { waiting.append(entry) }
+            } else if carriesValue {
+                others.append(entry)
+            }
+        }
+        order.forEachInOrder(visit)
+        rows.forEachSlot { slot in
+            if !rows[slot].isVisible { visit(slot) }
         }
         tombstones.forEach { id, deletion in
-            if !vector.contains(deletion.dot) { result.append((RowUpdate(id: id, deletion: deletion), nil)) }
+            if !covers(deletion.dot) { others.append((RowUpdate(id: id, deletion: deletion), nil)) }
         }
-        return (seen.subtracting(vector), result)
+        if !waiting.isEmpty {
+            positioned += waiting
+            positioned.sort { OrderIndex.Bound(key: $0.0.position!, id: $0.0.id) < OrderIndex.Bound(key: $1.0.position!, id: $1.0.id) }
+        }
+        func stamp(_ update: RowUpdate) -> Stamp { update.deletion.isSet ? update.deletion : update.valueStamp }
+        others.sort { (stamp($0.0), $0.0.id) < (stamp($1.0), $1.0.id) }
+        return (seen.subtracting(vector), positioned + others)
     }
 
     /// Checks that every operation in `updates` is accounted for by `coverage` or was seen already,

@@ -88,6 +88,7 @@ struct ListCore {
         }
         var plans: [Plan] = []
         plans.reserveCapacity(updates.count)
+        rows.reserveCapacity(adding: updates.count)
         for update in updates {
             clock = max(clock, update.maxLamport)
             if tombstones[update.id] != nil {

@@ -37,6 +37,11 @@ struct RowIDMap {
         }
     }
 
+    /// Makes room for `capacity` entries without growing again.
+    mutating func reserveCapacity(_ capacity: Int) {
+        while capacity * 4 > keys.count * 3 { grow() }
+    }
+
     /// Sets the value for `id`.
     mutating func set(_ value: Int32, for id: RowID) {
         precondition(id.counter != 0, "row IDs start at counter 1")

@@ -51,6 +51,12 @@ struct RowTable {
         return OrderIndex.Bound(key: record.key, id: record.id)
     }
 
+    /// Makes room for `count` more rows.
+    mutating func reserveCapacity(adding count: Int) {
+        slots.reserveCapacity(slots.count + count)
+        records.reserveCapacity(records.count + count)
+    }
+
     /// Adds a record and returns its slot.
     mutating func add(_ record: RowRecord) -> Int32 {
         let slot: Int32
