@@ -8,11 +8,15 @@ extension ListCore {
         let lamport: UInt64
         let firstCounter: UInt64
         var used: UInt64 = 0
+        /// The rows the change touched, for the journal.
+        var rows: [RowID] = []
 
-        /// The stamp of the next operation.
-        mutating func nextStamp() -> Stamp {
+        /// The stamp of the next operation, on `row` (nil: a new row, whose ID is the stamp's dot).
+        mutating func nextStamp(for row: RowID? = nil) -> Stamp {
             defer { used += 1 }
-            return Stamp(lamport: lamport, dot: Dot(replica: replica, counter: firstCounter + used))
+            let stamp = Stamp(lamport: lamport, dot: Dot(replica: replica, counter: firstCounter + used))
+            rows.append(row ?? stamp.dot)
+            return stamp
         }
     }
 
@@ -22,7 +26,9 @@ extension ListCore {
 
     private mutating func commit(_ change: LocalChange) {
         guard change.used > 0 else { return }
-        markLocal(change.firstCounter...(change.firstCounter + change.used - 1), lamport: change.lamport)
+        let counters = change.firstCounter...(change.firstCounter + change.used - 1)
+        markLocal(counters, lamport: change.lamport)
+        journal.record(counters, rows: change.rows)
     }
 
     /// Inserts `count` new rows as a block at `index`; their IDs are consecutive dots of this replica.
@@ -77,7 +83,7 @@ extension ListCore {
             applied.change.moved.reserveCapacity(offsets.count)
             for (offset, (slot, key)) in zip(moving, placement.keys).enumerated() {
                 rows[slot].key = key
-                rows[slot].positionStamp = change.nextStamp()
+                rows[slot].positionStamp = change.nextStamp(for: rows[slot].id)
                 order.insert(slot, bound: rows.bound(of: slot), at: target + offset, rows: rows)
                 applied.change.moved.append(ListChange.Move(from: offsets[offset], to: target + offset))
             }
@@ -100,7 +106,7 @@ extension ListCore {
         guard !offsets.isEmpty else { return Applied() }
         precondition(offsets.first! >= 0 && offsets.last! < count, "remove offsets out of range 0..<\(count)")
         var change = beginChange()
-        let stamps = offsets.map { _ in change.nextStamp() }
+        let stamps = offsets.map { change.nextStamp(for: rows[order.slot(at: $0)].id) }
         var applied = Applied()
         for (offset, stamp) in zip(offsets, stamps).reversed() {
             let slot = order.remove(at: offset)
@@ -121,7 +127,7 @@ extension ListCore {
         precondition(index >= 0 && index < count, "update index \(index) out of range 0..<\(count)")
         var change = beginChange()
         let slot = order.slot(at: index)
-        rows[slot].valueStamp = change.nextStamp()
+        rows[slot].valueStamp = change.nextStamp(for: rows[slot].id)
         commit(change)
         var applied = Applied()
         applied.valueSlots = [slot]
@@ -133,7 +139,7 @@ extension ListCore {
         of ids: [RowID], keys: ArraySlice<PositionKey>, to updates: inout [RowUpdate], change: inout LocalChange
     ) {
         for (id, key) in zip(ids, keys) {
-            updates.append(RowUpdate(id: id, position: key, positionStamp: change.nextStamp()))
+            updates.append(RowUpdate(id: id, position: key, positionStamp: change.nextStamp(for: id)))
         }
     }
 

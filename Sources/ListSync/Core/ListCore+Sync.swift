@@ -37,20 +37,48 @@ extension ListCore {
                 others.append(entry)
             }
         }
-        order.forEachInOrder(visit)
-        rows.forEachSlot { slot in
-            if !rows[slot].isVisible { visit(slot) }
-        }
-        tombstones.forEach { id, deletion in
+        func visitDeleted(_ id: RowID, _ deletion: Stamp) {
             if !covers(deletion.dot) { others.append((RowUpdate(id: id, deletion: deletion), nil)) }
+        }
+        let missing = seen.subtracting(vector)
+        if let recent = recentRows(missing: missing) {
+            // Only recent local operations are missing: visit the rows they touched.
+            var visited = RowIDMap()
+            for id in recent where visited[id] == nil {
+                visited.set(0, for: id)
+                if let slot = rows.slot(of: id) {
+                    visit(slot)
+                } else if let deletion = tombstones[id] {
+                    visitDeleted(id, deletion)
+                }
+            }
+            waiting += positioned
+            positioned = []
+        } else {
+            order.forEachInOrder(visit)
+            rows.forEachSlot { slot in
+                if !rows[slot].isVisible { visit(slot) }
+            }
+            tombstones.forEach(visitDeleted)
         }
         if !waiting.isEmpty {
             positioned += waiting
-            positioned.sort { OrderIndex.Bound(key: $0.0.position!, id: $0.0.id) < OrderIndex.Bound(key: $1.0.position!, id: $1.0.id) }
+            positioned.sort {
+                OrderIndex.Bound(key: $0.0.position!, id: $0.0.id) < OrderIndex.Bound(key: $1.0.position!, id: $1.0.id)
+            }
         }
         func stamp(_ update: RowUpdate) -> Stamp { update.deletion.isSet ? update.deletion : update.valueStamp }
         others.sort { (stamp($0.0), $0.0.id) < (stamp($1.0), $1.0.id) }
-        return (seen.subtracting(vector), positioned + others)
+        return (missing, positioned + others)
+    }
+
+    /// The rows touched by the missing operations when they are all recent local ones in the journal.
+    private func recentRows(missing: DotRanges) -> [RowID]? {
+        if missing.isEmpty { return [] }
+        guard missing.byReplica.count == 1, let counters = missing.byReplica[replica], counters.ranges.count == 1 else {
+            return nil
+        }
+        return journal.rows(touchedBy: counters.ranges[0])
     }
 
     /// Checks that every operation in `updates` is accounted for by `coverage` or was seen already,

@@ -24,6 +24,9 @@ struct ListCore {
     var tombstones = Tombstones()
     /// Local run state for position keys.
     var allocator = KeyAllocator()
+    /// The rows touched by the latest local changes, so the change set of a recent local change is
+    /// cheap to make.
+    var journal = LocalJournal()
 
     /// Creates an empty replica.
     init(replica: ReplicaID) {
