@@ -26,8 +26,11 @@ let package = Package(
         .testTarget(name: "ListSyncTests", dependencies: ["ListSync", "TestSupport"]),
         .testTarget(name: "ListSyncCryptoTests", dependencies: ["ListSyncCrypto"]),
         // Opens a store and edits it until killed; the crash tests launch it (a dependency, so it is built).
-        .executableTarget(name: "StoreCrashWorker", dependencies: ["ListSyncStore", "ListSync"], path: "Tests/StoreCrashWorker"),
-        .testTarget(name: "ListSyncStoreTests", dependencies: ["ListSyncStore", "ListSync", "TestSupport", "StoreCrashWorker"]),
+        .executableTarget(
+            name: "StoreCrashWorker", dependencies: ["ListSyncStore", "ListSync", "TestSupport"],
+            path: "Tests/StoreCrashWorker"),
+        .testTarget(
+            name: "ListSyncStoreTests", dependencies: ["ListSyncStore", "ListSync", "TestSupport", "StoreCrashWorker"]),
         // Examples a Swift developer would copy from; CI runs each.
         .executableTarget(name: "QuickStart", dependencies: ["ListSync"], path: "Examples/QuickStart", exclude: ["README.md"]),
     ],

@@ -53,6 +53,7 @@ public final class DurableReplica<Element: Codable & Sendable>: Sendable {
     /// durable under ``CommitPolicy/always``). Operation counters are reserved durably before a change
     /// is returned, so the change may be sent to peers at once even under ``CommitPolicy/batched(_:)``.
     /// - Complexity: the mutation's, plus O(n) for n rows to extract the change set.
+    @discardableResult
     public func update(_ mutation: @Sendable (ReplicatedList<Element>) -> ListChange) throws(StoreError) -> Commit {
         try state.withLock { state throws(StoreError) in
             try state.writing { state throws(SystemError) in

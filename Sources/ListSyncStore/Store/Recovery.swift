@@ -141,7 +141,7 @@ struct Recovery<Element: Codable & Sendable> {
                 try damaged(error, path: path, cutAt: start)
                 return .cut
             }
-            report.recordsReplayed += 1
+            if case .reservation = record {} else { report.recordsReplayed += 1 }
             start = end
         }
         switch scanner.end {

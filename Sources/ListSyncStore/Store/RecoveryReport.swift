@@ -16,7 +16,7 @@ public struct RecoveryReport: Hashable, Sendable {
     public var created = false
     /// Whether a snapshot was loaded.
     public var snapshotLoaded = false
-    /// How many log records were replayed on top of it.
+    /// How many change records (local changes and merged change sets) were replayed on top of it.
     public var recordsReplayed = 0
     /// Torn tails that were truncated (at most one in normal operation).
     public var tornTails: [TornTail] = []
