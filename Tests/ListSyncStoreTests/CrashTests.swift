@@ -45,7 +45,8 @@ struct CrashTests {
     @Test func secondProcessGetsTheLockError() throws {
         let directory = try TemporaryDirectory()
         let replica = directory.file("replica")
-        let holder = try WorkerProcess(arguments: [replica, "1", "always", "0", "hold"], output: directory.file("holder"))
+        let holder = try WorkerProcess(
+            arguments: [replica, "1", "always", "0", "hold"], output: directory.file("holder"))
         try holder.waitUntilReady()
         #expect(throws: StoreError.locked(path: replica)) { try DurableReplica<String>(directory: replica) }
         holder.kill()

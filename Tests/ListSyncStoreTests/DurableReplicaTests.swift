@@ -49,7 +49,8 @@ struct DurableReplicaTests {
     @Test func batchedCommitsBecomeDurable() async throws {
         let directory = try TemporaryDirectory()
         let path = directory.file("replica")
-        let store = try DurableReplica<Int>(directory: path, options: StoreOptions(commitPolicy: .batched(.milliseconds(5))))
+        let store = try DurableReplica<Int>(
+            directory: path, options: StoreOptions(commitPolicy: .batched(.milliseconds(5))))
         var last = DurabilityTicket(sequence: 0)
         for value in 0..<50 { last = try store.update { $0.append(value) }.ticket }
         #expect(last.sequence == 50)
@@ -84,8 +85,9 @@ struct DurableReplicaTests {
         for index in 0..<200 { try store.update { $0.append("row \(index)") } }
         let state = store.read { fullState($0) }
         try store.close()
-        let size = try FileManager.default.attributesOfItem(
-            atPath: directory.file("replica/" + directory.segments(in: "replica").last!))[.size] as? Int
+        let size =
+            try FileManager.default.attributesOfItem(
+                atPath: directory.file("replica/" + directory.segments(in: "replica").last!))[.size] as? Int
         #expect((size ?? .max) < 2_100)
         let reopened = try DurableReplica<String>(directory: directory.file("replica"))
         #expect(reopened.read { fullState($0) } == state)

@@ -15,7 +15,8 @@ import ListSyncStore
 
 let arguments = CommandLine.arguments
 guard arguments.count >= 5, let seed = UInt64(arguments[2]), let threshold = Int(arguments[4]) else {
-    FileHandle.standardError.write(Data("usage: StoreCrashWorker <directory> <seed> <always|batched> <bytes> [hold]\n".utf8))
+    FileHandle.standardError.write(
+        Data("usage: StoreCrashWorker <directory> <seed> <always|batched> <bytes> [hold]\n".utf8))
     exit(64)
 }
 let options = StoreOptions(

@@ -42,9 +42,12 @@ enum CRC32C {
             var index = 0
             let count = buffer.count
             while index + 8 <= count {
-                let low = crc ^ (UInt32(buffer[index]) | UInt32(buffer[index + 1]) << 8
-                    | UInt32(buffer[index + 2]) << 16 | UInt32(buffer[index + 3]) << 24)
-                crc = table[7 * 256 + Int(low & 0xFF)] ^ table[6 * 256 + Int((low >> 8) & 0xFF)]
+                let low =
+                    crc
+                    ^ (UInt32(buffer[index]) | UInt32(buffer[index + 1]) << 8
+                        | UInt32(buffer[index + 2]) << 16 | UInt32(buffer[index + 3]) << 24)
+                crc =
+                    table[7 * 256 + Int(low & 0xFF)] ^ table[6 * 256 + Int((low >> 8) & 0xFF)]
                     ^ table[5 * 256 + Int((low >> 16) & 0xFF)] ^ table[4 * 256 + Int(low >> 24)]
                     ^ table[3 * 256 + Int(buffer[index + 4])] ^ table[2 * 256 + Int(buffer[index + 5])]
                     ^ table[1 * 256 + Int(buffer[index + 6])] ^ table[Int(buffer[index + 7])]

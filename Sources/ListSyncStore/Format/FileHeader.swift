@@ -5,7 +5,8 @@ enum FileHeader {
         _ bytes: [UInt8], magic: [UInt8], version: UInt8, path: String
     ) throws(StoreError) {
         guard bytes.count >= 8, Array(bytes[0..<4]) == magic else {
-            throw .corrupt(path: path, offset: 0, reason: "bad magic, expected \(String(decoding: magic, as: UTF8.self))")
+            throw .corrupt(
+                path: path, offset: 0, reason: "bad magic, expected \(String(decoding: magic, as: UTF8.self))")
         }
         guard bytes[4] == version else { throw .unsupportedFormatVersion(path: path, version: bytes[4]) }
     }

@@ -33,7 +33,10 @@ struct LogScanner {
             guard headerCRC == CRC32C.checksum(bytes[start..<(start + 8)]) else {
                 // A header written only partly, with the rest zero, is the tail of a torn append.
                 let zeros = bytes[(start + 8)...].allSatisfy { $0 == 0 }
-                end = zeros ? .torn(offset: start, reason: "record header torn") : .damaged(offset: start, reason: "record header checksum mismatch")
+                end =
+                    zeros
+                    ? .torn(offset: start, reason: "record header torn")
+                    : .damaged(offset: start, reason: "record header checksum mismatch")
                 return
             }
             guard length >= 1, Int(length) <= LogRecord.maximumPayload else {
@@ -46,7 +49,10 @@ struct LogScanner {
             }
             guard CRC32C.checksum(payload) == payloadCRC else {
                 let last = reader.remaining == 0
-                end = last ? .torn(offset: start, reason: "last record's payload checksum mismatch") : .damaged(offset: start, reason: "record payload checksum mismatch")
+                end =
+                    last
+                    ? .torn(offset: start, reason: "last record's payload checksum mismatch")
+                    : .damaged(offset: start, reason: "record payload checksum mismatch")
                 return
             }
             guard let record = LogRecord(payload: payload) else {

@@ -51,7 +51,8 @@ enum SnapshotFile {
             throw .corrupt(path: path, offset: 0, reason: "snapshot header checksum mismatch")
         }
         guard length == UInt64(reader.remaining) else {
-            throw .corrupt(path: path, offset: headerSize, reason: "payload is \(reader.remaining) bytes, header says \(length)")
+            throw .corrupt(
+                path: path, offset: headerSize, reason: "payload is \(reader.remaining) bytes, header says \(length)")
         }
         let payload = Array(bytes[headerSize...])
         guard payloadCRC == CRC32C.checksum(payload) else {

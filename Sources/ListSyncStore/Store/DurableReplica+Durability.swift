@@ -11,7 +11,8 @@ extension DurableReplica {
     /// Returns once the change with `ticket` is durable.
     /// - Throws: the ``StoreError`` that stopped the store (a failed fsync, or ``StoreError/closed``).
     public func waitUntilDurable(_ ticket: DurabilityTicket) async throws(StoreError) {
-        let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<Void, StoreError>, Never>) in
+        let result = await withCheckedContinuation {
+            (continuation: CheckedContinuation<Result<Void, StoreError>, Never>) in
             state.withLock { state in
                 if ticket.sequence <= state.durable {
                     continuation.resume(returning: .success(()))
@@ -51,7 +52,9 @@ extension DurableReplica {
     public func close() throws(StoreError) {
         try state.withLock { state throws(StoreError) in
             if state.failure == .closed { return }
-            let synced = Result { () throws(StoreError) in try state.writing { state throws(SystemError) in try state.sync() } }
+            let synced = Result { () throws(StoreError) in
+                try state.writing { state throws(SystemError) in try state.sync() }
+            }
             let released = Result { () throws(SystemError) in
                 try state.log.close()
                 try state.lock.release()

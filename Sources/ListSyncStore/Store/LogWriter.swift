@@ -1,9 +1,10 @@
+import ListSync
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
     import Darwin
 #endif
-import ListSync
 
 /// Appends records to the current log segment of a replica directory.
 final class LogWriter {
@@ -21,7 +22,8 @@ final class LogWriter {
         self.number = number
         path = directory + "/" + LogSegment.fileName(number)
         file = try FileDescriptor.open(path, flags: O_WRONLY | O_CREAT | O_EXCL | O_APPEND)
-        let bytes = LogSegment.header(replica: replica, number: number) + LogRecord.reservation(reservedThrough).encoded()
+        let bytes =
+            LogSegment.header(replica: replica, number: number) + LogRecord.reservation(reservedThrough).encoded()
         try file.write(bytes)
         try file.sync()
         try FileSystem.syncDirectory(directory)

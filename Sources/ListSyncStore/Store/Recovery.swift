@@ -179,8 +179,10 @@ struct Recovery<Element: Codable & Sendable> {
     }
 
     /// Damage at `offset` of `path`: thrown in strict mode; in salvage mode, the file is cut there.
+    /// Only ``StoreError/corrupt(path:offset:reason:)`` is salvaged: a newer format or another replica's
+    /// file is never cut.
     private mutating func damaged(_ error: StoreError, path: String, cutAt offset: Int) throws(StoreError) {
-        guard options.recovery == .salvage else { throw error }
+        guard case .corrupt = error, options.recovery == .salvage else { throw error }
         try systemStep { () throws(SystemError) in
             if offset <= LogSegment.headerSize {
                 try FileSystem.remove(path)

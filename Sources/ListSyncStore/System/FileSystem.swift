@@ -19,7 +19,7 @@ enum FileSystem {
         var info = stat()
         do {
             try systemCall("stat", path: path) { stat(path, &info) }
-        } catch where error.errno == ENOENT {
+        } catch  where error.errno == ENOENT {
             return .missing
         }
         switch info.st_mode & S_IFMT {
@@ -73,7 +73,7 @@ enum FileSystem {
     static func remove(_ path: String) throws(SystemError) {
         do {
             try systemCall("unlink", path: path) { unlink(path) }
-        } catch where error.errno == ENOENT {
+        } catch  where error.errno == ENOENT {
             return
         }
     }
