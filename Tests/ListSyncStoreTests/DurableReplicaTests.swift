@@ -130,3 +130,33 @@ struct DurableReplicaTests {
         try DurableReplica<String>(directory: path).close()
     }
 }
+
+/// The README's "Durable replicas" example, with a peer and its change set filled in.
+struct ReadmeExampleTests {
+    /// Stands in for the app's connection to a peer.
+    final class Peer {
+        private(set) var sent: [ChangeSet] = []
+        func send(_ changes: ChangeSet) { sent.append(changes) }
+    }
+
+    @Test func durableReplicaExampleRuns() throws {
+        let directory = try TemporaryDirectory()
+        let groceriesPath = directory.file("groceries")
+        let peer = Peer()
+        let other = ReplicatedList<String>()
+        other.append("Eggs")
+        let receivedChangeSet = other.changes(since: VersionVector())
+
+        let store = try DurableReplica<String>(directory: groceriesPath)  // created on first use
+        let commit = try store.update { list in list.append("Milk") }  // logged and fsynced before it returns
+        peer.send(commit.changes)  // commit.change is the batch for the UI
+        try store.merge(receivedChangeSet)  // also logged before it returns
+        let titles = store.read { list in list.map(\.value) }
+        try store.close()
+
+        #expect(Set(titles) == ["Milk", "Eggs"] && peer.sent.count == 1)
+        let reopened = try DurableReplica<String>(directory: groceriesPath)
+        #expect(reopened.read { list in list.map(\.value) } == titles)
+        try reopened.close()
+    }
+}
