@@ -85,6 +85,9 @@ public final class DurableReplica<Element: Codable & Sendable>: Sendable {
                 throw .mergeRejected(error)
             }
             return try state.writing { state throws(SystemError) in
+                guard !changes.isEmpty else {
+                    return Commit(change: change, changes: changes, ticket: DurabilityTicket(sequence: state.appended))
+                }
                 let reserved = try state.extendReservation(block: options.counterReservationBlock)
                 let ticket = try state.append(.mergedChanges(changes.encoded()))
                 try commit(&state, forceSync: reserved)
