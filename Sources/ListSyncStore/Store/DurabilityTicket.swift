@@ -9,6 +9,7 @@ public struct DurabilityTicket: Hashable, Comparable, Sendable {
     /// A ticket for the record with `sequence`.
     public init(sequence: UInt64) { self.sequence = sequence }
 
+    /// Orders tickets by sequence: a lower ticket is durable no later than a higher one.
     public static func < (lhs: DurabilityTicket, rhs: DurabilityTicket) -> Bool { lhs.sequence < rhs.sequence }
 }
 
