@@ -23,6 +23,7 @@ let usage = """
       keys PATTERN N          key lengths after N operations; PATTERN: \(KeysBenchmark.patterns.joined(separator: ", "))
       all [--markdown]        every workload at N = 100,000 and the trace ../shared/traces/automerge-paper.json.gz
       crypto                  SHA-256, HMAC-SHA256, ChaCha20, Poly1305 and ChaCha20-Poly1305 throughput
+      store [options]         durable storage: commits/s (always, batched), open time, snapshot bytes/row
 
     OPTIONS:
       --repeat R              timed runs per workload; the median is reported (default 5)
@@ -133,6 +134,10 @@ if arguments.contains("-h") || arguments.contains("--help") {
 }
 if arguments.first == "crypto" {
     CryptoBenchmark.run()
+    exit(0)
+}
+if arguments.first == "store" {
+    StoreBenchmark.run(arguments: arguments.dropFirst())
     exit(0)
 }
 do {

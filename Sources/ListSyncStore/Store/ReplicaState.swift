@@ -1,0 +1,78 @@
+import ListSync
+
+/// The mutable state of an open durable replica; only touched under its mutex.
+struct ReplicaState<Element: Codable & Sendable> {
+    /// A task waiting for the log to be durable up to `sequence`.
+    struct Waiter {
+        let sequence: UInt64
+        let continuation: CheckedContinuation<Result<Void, StoreError>, Never>
+    }
+
+    /// The replica's list, always equal to what the log and snapshot hold.
+    let list: ReplicatedList<Element>
+    /// The current log segment.
+    var log: LogWriter
+    /// The directory's lock, held while open.
+    let lock: FileLock
+    /// Operation counters of this replica up to this one may have been handed out.
+    var reservedThrough: UInt64
+    /// Change records appended by this open.
+    var appended: UInt64 = 0
+    /// Change records known to be durable.
+    var durable: UInt64 = 0
+    /// Whether records were appended since the last fsync.
+    var dirty = false
+    /// Whether a group commit is scheduled.
+    var flushScheduled = false
+    /// Tasks waiting for durability.
+    var waiters: [Waiter] = []
+    /// Why the store can no longer be used, once it cannot.
+    var failure: StoreError?
+
+    /// Runs `body`; a failure leaves the store failed (memory may be ahead of disk) and is rethrown.
+    mutating func writing<Result>(_ body: (inout Self) throws(SystemError) -> Result) throws(StoreError) -> Result {
+        if let failure { throw failure }
+        do {
+            return try body(&self)
+        } catch {
+            fail(.failedEarlier(error))
+            throw .system(error)
+        }
+    }
+
+    /// Marks the store unusable and wakes every waiter with `error`.
+    mutating func fail(_ error: StoreError) {
+        if failure == nil { failure = error }
+        for waiter in waiters { waiter.continuation.resume(returning: .failure(error)) }
+        waiters = []
+    }
+
+    /// Makes every appended record durable and wakes the waiters that were waiting for it.
+    mutating func sync() throws(SystemError) {
+        guard dirty else { return }
+        try log.sync()
+        dirty = false
+        durable = appended
+        let ready = waiters.filter { $0.sequence <= durable }
+        waiters.removeAll { $0.sequence <= durable }
+        for waiter in ready { waiter.continuation.resume(returning: .success(())) }
+    }
+
+    /// Appends `record` to the log (not yet durable) and returns its ticket.
+    mutating func append(_ record: LogRecord) throws(SystemError) -> DurabilityTicket {
+        try log.append(record)
+        dirty = true
+        if case .reservation = record {} else { appended += 1 }
+        return DurabilityTicket(sequence: appended)
+    }
+
+    /// Appends a reservation record when the list's counters have reached the reserved ones.
+    /// - Returns: whether it did; the reservation must then be synced before the change is handed out.
+    mutating func extendReservation(block: UInt64) throws(SystemError) -> Bool {
+        let lastUsed = list.nextOperationCounter - 1
+        guard lastUsed > reservedThrough else { return false }
+        reservedThrough = lastUsed + block
+        _ = try append(.reservation(reservedThrough))
+        return true
+    }
+}

@@ -1,0 +1,50 @@
+import ListSync
+
+/// When a change written to the log becomes durable (fsynced).
+public enum CommitPolicy: Hashable, Sendable {
+    /// Every change is fsynced before the call that made it returns.
+    case always
+    /// Changes are fsynced together at most this long after the first unsynced one (group commit);
+    /// ``DurableReplica/waitUntilDurable(_:)`` says when a given change is.
+    case batched(Duration)
+}
+
+/// What opening does when it finds damage before the end of the log or in the snapshot.
+public enum RecoveryMode: Hashable, Sendable {
+    /// Throw ``StoreError/corrupt(path:offset:reason:)``; nothing is changed on disk.
+    case strict
+    /// Keep everything before the damage, drop the rest (reported in ``RecoveryReport/salvaged``),
+    /// and write a fresh snapshot so the directory opens cleanly afterwards.
+    case salvage
+}
+
+/// How a durable replica is opened and run.
+public struct StoreOptions: Sendable {
+    /// When changes become durable; `.always` by default.
+    public var commitPolicy: CommitPolicy
+    /// What to do about damage found while opening; `.strict` by default.
+    public var recovery: RecoveryMode
+    /// How many operation counters one fsynced reservation covers.
+    public var counterReservationBlock: UInt64
+    /// Compact automatically once the current log segment holds this many bytes (nil: only on request).
+    public var compactionThreshold: Int?
+    /// The identity of a replica created by this open (random when nil); ignored for an existing one.
+    public var newReplicaID: ReplicaID?
+    /// Receives one line for each notable recovery event (a torn tail truncated, damage salvaged).
+    public var log: (@Sendable (String) -> Void)?
+
+    /// Options with the given values; every parameter has a sensible default.
+    public init(
+        commitPolicy: CommitPolicy = .always, recovery: RecoveryMode = .strict,
+        counterReservationBlock: UInt64 = 4096, compactionThreshold: Int? = nil, newReplicaID: ReplicaID? = nil,
+        log: (@Sendable (String) -> Void)? = nil
+    ) {
+        precondition(counterReservationBlock > 0, "the counter reservation block must not be empty")
+        self.commitPolicy = commitPolicy
+        self.recovery = recovery
+        self.counterReservationBlock = counterReservationBlock
+        self.compactionThreshold = compactionThreshold
+        self.newReplicaID = newReplicaID
+        self.log = log
+    }
+}

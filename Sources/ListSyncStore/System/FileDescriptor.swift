@@ -1,0 +1,94 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// An open file that is closed exactly once: by ``close()``, or by `deinit` when an error path dropped it.
+final class FileDescriptor {
+    /// The path it was opened with, for error messages.
+    let path: String
+    private var descriptor: Int32
+
+    private init(descriptor: Int32, path: String) {
+        self.descriptor = descriptor
+        self.path = path
+    }
+
+    deinit {
+        // An error path may drop a descriptor without closing it; closing here cannot lose data that
+        // matters, because every durable write is followed by an explicit `sync()`.
+        if descriptor >= 0 { _ = systemClose(descriptor) }
+    }
+
+    /// Opens `path` with `flags` (`O_CLOEXEC` is added) and, when creating, `mode`.
+    static func open(_ path: String, flags: Int32, mode: mode_t = 0o644) throws(SystemError) -> FileDescriptor {
+        let descriptor = try systemCall("open", path: path) { systemOpen(path, flags | O_CLOEXEC, mode) }
+        return FileDescriptor(descriptor: descriptor, path: path)
+    }
+
+    /// The raw descriptor, for calls this type does not wrap (`flock`).
+    var rawValue: Int32 { descriptor }
+
+    /// The file's size in bytes.
+    func size() throws(SystemError) -> Int {
+        var info = stat()
+        try systemCall("fstat", path: path) { fstat(descriptor, &info) }
+        return Int(info.st_size)
+    }
+
+    /// The whole file, read from offset 0, at most `limit` bytes.
+    func readAll(limit: Int = Int(Int32.max)) throws(SystemError) -> [UInt8] {
+        let total = try size()
+        guard total <= limit else { throw SystemError(function: "read", path: path, errno: EFBIG) }
+        var bytes = [UInt8](repeating: 0, count: total)
+        var offset = 0
+        while offset < total {
+            let count = try bytes.withUnsafeMutableBytes { buffer in
+                Result { () throws(SystemError) in
+                    try systemCall("pread", path: path) {
+                        pread(descriptor, buffer.baseAddress! + offset, total - offset, off_t(offset))
+                    }
+                }
+            }.get()
+            if count == 0 { break }
+            offset += count
+        }
+        return offset == total ? bytes : Array(bytes[..<offset])
+    }
+
+    /// Writes all of `bytes` at the current offset (the end, for files opened with `O_APPEND`).
+    func write(_ bytes: [UInt8]) throws(SystemError) {
+        var offset = 0
+        while offset < bytes.count {
+            let count = try bytes.withUnsafeBytes { buffer in
+                Result { () throws(SystemError) in
+                    try systemCall("write", path: path) {
+                        systemWrite(descriptor, buffer.baseAddress! + offset, bytes.count - offset)
+                    }
+                }
+            }.get()
+            offset += count
+        }
+    }
+
+    /// Flushes the file's data and metadata to stable storage.
+    func sync() throws(SystemError) {
+        try systemCall("fsync", path: path) { fsync(descriptor) }
+    }
+
+    /// Cuts the file to `length` bytes.
+    func truncate(to length: Int) throws(SystemError) {
+        try systemCall("ftruncate", path: path) { ftruncate(descriptor, off_t(length)) }
+    }
+
+    /// Closes the descriptor; later calls do nothing.
+    func close() throws(SystemError) {
+        guard descriptor >= 0 else { return }
+        let closing = descriptor
+        descriptor = -1
+        // Not retried on EINTR: the descriptor is released either way on Linux, and a retry could close
+        // a descriptor another thread has just been given.
+        if systemClose(closing) < 0 { throw SystemError(function: "close", path: path, errno: errno) }
+    }
+}

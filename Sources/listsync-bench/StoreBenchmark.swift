@@ -1,0 +1,147 @@
+import Dispatch
+import Foundation
+import ListSync
+import ListSyncStore
+
+/// Measures ListSyncStore: commits per second under each commit policy, the time to open a large
+/// replica (snapshot plus log), and snapshot bytes per row; prints one JSON object on stdout.
+enum StoreBenchmark {
+    /// Command-line settings.
+    private struct Settings {
+        /// Rows in the replica whose open time is measured.
+        var rows = 1_000_000
+        /// Log records on top of its snapshot.
+        var records = 100_000
+        /// Commits timed per policy.
+        var commits = 2_000
+        /// Where the replicas are made (a fresh temporary directory by default).
+        var directory = FileManager.default.temporaryDirectory.path + "/listsync-store-bench-\(getpid())"
+    }
+
+    /// The usage text of `listsync-bench store`.
+    static let usage = """
+        OVERVIEW: Durable storage benchmark; prints one JSON object.
+
+        USAGE: listsync-bench store [--rows <n>] [--records <n>] [--commits <n>] [--directory <path>]
+
+        OPTIONS:
+          --rows <n>         Rows in the replica whose open time is measured (default 1000000).
+          --records <n>      Log records on top of its snapshot (default 100000).
+          --commits <n>      Commits timed per commit policy (default 2000).
+          --directory <path> Where to create the replicas (default: a new temporary directory).
+          -h, --help         Show this help.
+
+        """
+
+    /// Parses `arguments` (after `store`), runs every measurement and prints the JSON object.
+    static func run(arguments: ArraySlice<String>) {
+        guard let settings = parse(arguments) else {
+            FileHandle.standardError.write(Data(usage.utf8))
+            exit(arguments.contains { $0 == "-h" || $0 == "--help" } ? 0 : 64)
+        }
+        do {
+            try FileManager.default.createDirectory(atPath: settings.directory, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(atPath: settings.directory) }
+            print(try measureAll(settings))
+        } catch {
+            FileHandle.standardError.write(Data("store benchmark failed: \(error)\n".utf8))
+            exit(1)
+        }
+    }
+
+    private static func parse(_ arguments: ArraySlice<String>) -> Settings? {
+        var settings = Settings()
+        var remaining = arguments
+        while let option = remaining.popFirst() {
+            guard let value = remaining.popFirst() else { return nil }
+            switch option {
+            case "--rows": settings.rows = Int(value) ?? -1
+            case "--records": settings.records = Int(value) ?? -1
+            case "--commits": settings.commits = Int(value) ?? -1
+            case "--directory": settings.directory = value
+            default: return nil
+            }
+        }
+        let counts = [settings.rows, settings.records, settings.commits]
+        return counts.allSatisfy { $0 > 0 } ? settings : nil
+    }
+
+    private static func measureAll(_ settings: Settings) throws -> String {
+        let always = try commitsPerSecond(.always, settings: settings, name: "always")
+        let batched = try commitsPerSecond(.batched(.milliseconds(5)), settings: settings, name: "batched")
+        let large = settings.directory + "/large"
+        let snapshotBytes = try buildLargeReplica(at: large, settings: settings)
+        var openTimes: [Double] = []
+        var rowCount = 0
+        for _ in 0..<3 {
+            let start = DispatchTime.now().uptimeNanoseconds
+            let store = try DurableReplica<String>(directory: large)
+            openTimes.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
+            rowCount = store.read { $0.count }
+            try store.close()
+        }
+        openTimes.sort()
+        let fields = [
+            "\"bench\":\"store\"",
+            "\"commits_per_s_always\":\(format(always))",
+            "\"commits_per_s_batched_5ms\":\(format(batched))",
+            "\"open_ms\":\(format(openTimes[1]))",
+            "\"open_ms_min\":\(format(openTimes[0]))",
+            "\"open_ms_max\":\(format(openTimes[2]))",
+            "\"snapshot_bytes_per_row\":\(format(Double(snapshotBytes) / Double(settings.rows)))",
+            "\"rows\":\(settings.rows)",
+            "\"visible_rows\":\(rowCount)",
+            "\"records\":\(settings.records)",
+            "\"commits\":\(settings.commits)",
+        ]
+        return "{" + fields.joined(separator: ",") + "}"
+    }
+
+    /// Single-writer commits per second on a 1,000-row list, each an edit of one row, until the last
+    /// one is durable.
+    private static func commitsPerSecond(_ policy: CommitPolicy, settings: Settings, name: String) throws -> Double {
+        let store = try DurableReplica<String>(
+            directory: settings.directory + "/" + name, options: StoreOptions(commitPolicy: policy))
+        try store.update { $0.append(contentsOf: (0..<1_000).map { "row \($0)" }) }
+        let start = DispatchTime.now().uptimeNanoseconds
+        for commit in 0..<settings.commits {
+            try store.update { $0.updateValue("edit \(commit)", at: commit % 1_000) }
+        }
+        try store.flush()
+        let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        try store.close()
+        return Double(settings.commits) / seconds
+    }
+
+    /// Builds a replica of `settings.rows` rows in its snapshot and `settings.records` log records (edits
+    /// merged from a peer), closes it, and returns the snapshot file's size.
+    private static func buildLargeReplica(at path: String, settings: Settings) throws -> Int {
+        let store = try DurableReplica<String>(
+            directory: path, options: StoreOptions(commitPolicy: .batched(.milliseconds(5))))
+        try store.update { $0.append(contentsOf: (0..<settings.rows).map { "row \($0)" }) }
+        try store.compact()
+        let snapshotBytes = try FileManager.default.attributesOfItem(atPath: path + "/snapshot")[.size] as? Int ?? 0
+        // A peer with a small list of its own makes the edits, so extracting each change set stays cheap.
+        let peer = ReplicatedList<String>()
+        peer.append(contentsOf: (0..<1_000).map { "peer row \($0)" })
+        var sent = VersionVector()
+        var generator = SplitMix64(seed: 1)
+        for record in 0..<settings.records {
+            let index = Int(generator.next() % UInt64(peer.count))
+            if record % 4 == 0 {
+                peer.move(fromOffsets: [index], toOffset: Int(generator.next() % UInt64(peer.count + 1)))
+            } else {
+                peer.updateValue("peer edit \(record)", at: index)
+            }
+            try store.merge(peer.changes(since: sent))
+            sent = peer.versionVector
+        }
+        try store.close()
+        return snapshotBytes
+    }
+
+    /// Formats a number with one decimal place.
+    private static func format(_ value: Double) -> String {
+        String((value * 10).rounded() / 10)
+    }
+}

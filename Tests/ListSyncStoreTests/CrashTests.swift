@@ -1,0 +1,57 @@
+import Foundation
+import ListSync
+import ListSyncStore
+import Testing
+
+/// Real processes edit a replica and are killed with SIGKILL at random moments; every reopen must hold
+/// exactly what the worker saw acknowledged (see ``CrashOracle``). `LISTSYNC_KILLS=N` sets the number
+/// of kills per test (default 40, so 120 over the three tests).
+struct CrashTests {
+    static let kills = ProcessInfo.processInfo.environment["LISTSYNC_KILLS"].flatMap(Int.init) ?? 40
+
+    /// Worker settings: commit policy and automatic compaction threshold in bytes (0 for none).
+    static let workloads: [(policy: String, compaction: Int, seed: UInt64)] = [
+        ("always", 0, 0x5eed_0001),
+        ("batched", 0, 0x5eed_0002),
+        ("always", 600, 0x5eed_0003),
+    ]
+
+    @Test(arguments: workloads)
+    func killedWorkerLosesNothingAcknowledged(policy: String, compaction: Int, seed: UInt64) throws {
+        let directory = try TemporaryDirectory()
+        let replica = directory.file("replica")
+        var oracle = CrashOracle()
+        var rng = SplitMix64(seed: seed)
+        var totalOperations = 0
+        for kill in 0..<Self.kills {
+            let runSeed = seed &+ UInt64(kill)
+            let worker = try WorkerProcess(
+                arguments: [replica, "\(runSeed)", policy, "\(compaction)"], output: directory.file("run\(kill)"))
+            try worker.waitUntilReady()
+            usleep(UInt32.random(in: 0...50_000, using: &rng))
+            worker.kill()
+            let report = try CrashOracle.Report(lines: worker.lines())
+            totalOperations += report.operations.count
+            let reopened = try DurableReplica<String>(directory: replica)
+            let problem = try oracle.check(reopened, against: report)
+            try reopened.close()
+            #expect(problem == nil, "seed \(seed), kill \(kill) (run seed \(runSeed)): \(problem ?? "")")
+            if problem != nil { return }
+        }
+        #expect(totalOperations > Self.kills, "the workers were killed before doing anything")
+        if compaction > 0 { #expect(FileManager.default.fileExists(atPath: replica + "/snapshot"), "never compacted") }
+    }
+
+    @Test func secondProcessGetsTheLockError() throws {
+        let directory = try TemporaryDirectory()
+        let replica = directory.file("replica")
+        let holder = try WorkerProcess(
+            arguments: [replica, "1", "always", "0", "hold"], output: directory.file("holder"))
+        try holder.waitUntilReady()
+        #expect(throws: StoreError.locked(path: replica)) { try DurableReplica<String>(directory: replica) }
+        holder.kill()
+        let reopened = try DurableReplica<String>(directory: replica)
+        #expect(reopened.recoveryReport.isClean)
+        try reopened.close()
+    }
+}

@@ -1,0 +1,162 @@
+import Foundation
+import ListSync
+import ListSyncStore
+import Testing
+
+/// Opening, updating, merging, reopening, compacting and closing a durable replica in one process.
+struct DurableReplicaTests {
+    @Test func createsOnFirstUseAndReopensWithTheSameState() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("replica")
+        let store = try DurableReplica<String>(directory: path)
+        #expect(store.recoveryReport.created && store.recoveryReport.isClean)
+        let commit = try store.update { $0.append(contentsOf: ["Paris", "Rome", "Tokyo"]) }
+        #expect(commit.change.inserted == [0, 1, 2])
+        #expect(store.durableTicket >= commit.ticket)
+        try store.update { $0.move(fromOffsets: [2], toOffset: 0) }
+        try store.update { $0.remove(at: 1) }
+        let peer = ReplicatedList<String>()
+        try peer.merge(store.read { $0.changes(since: VersionVector()) })
+        peer.updateValue("Roma", at: 1)
+        try store.merge(peer.changes(since: store.read { $0.versionVector }))
+        let before = store.read { fullState($0) }
+        let values = store.read { $0.map(\.value) }
+        let replica = store.replicaID
+        try store.close()
+
+        let reopened = try DurableReplica<String>(directory: path)
+        #expect(!reopened.recoveryReport.created && reopened.recoveryReport.isClean)
+        #expect(reopened.replicaID == replica)
+        #expect(reopened.read { fullState($0) } == before)
+        #expect(reopened.read { $0.map(\.value) } == values && values == ["Tokyo", "Roma"])
+        try reopened.close()
+    }
+
+    @Test func restartNeverReusesOperationCounters() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("replica")
+        let options = StoreOptions(counterReservationBlock: 8)
+        var highest: UInt64 = 0
+        for round in 0..<5 {
+            let store = try DurableReplica<String>(directory: path, options: options)
+            #expect(store.read { $0.nextOperationCounter } > highest, "round \(round)")
+            for index in 0..<(round * 7) { try store.update { $0.append("\(round).\(index)") } }
+            highest = store.read { $0.nextOperationCounter } - 1
+            // No close: the next open must not rely on a clean shutdown.
+        }
+    }
+
+    @Test func batchedCommitsBecomeDurable() async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("replica")
+        let store = try DurableReplica<Int>(
+            directory: path, options: StoreOptions(commitPolicy: .batched(.milliseconds(5))))
+        var last = DurabilityTicket(sequence: 0)
+        for value in 0..<50 { last = try store.update { $0.append(value) }.ticket }
+        #expect(last.sequence == 50)
+        try await store.waitUntilDurable(last)
+        #expect(store.durableTicket >= last)
+        try store.close()
+        await #expect(throws: StoreError.closed) { try await store.waitUntilDurable(DurabilityTicket(sequence: 51)) }
+        let reopened = try DurableReplica<Int>(directory: path)
+        #expect(reopened.read { $0.map(\.value) } == Array(0..<50))
+        try reopened.close()
+    }
+
+    @Test func compactionDropsCoveredSegmentsAndKeepsTheState() throws {
+        let directory = try TemporaryDirectory()
+        let store = try DurableReplica<String>(directory: directory.file("replica"))
+        for index in 0..<20 { try store.update { $0.insert("row \(index)", at: 0) } }
+        try store.compact()
+        try store.update { $0.remove(at: 3) }
+        let state = store.read { fullState($0) }
+        #expect(try directory.segments(in: "replica").count == 1)
+        try store.close()
+        let reopened = try DurableReplica<String>(directory: directory.file("replica"))
+        #expect(reopened.recoveryReport.snapshotLoaded && reopened.recoveryReport.recordsReplayed == 1)
+        #expect(reopened.read { fullState($0) } == state)
+        try reopened.close()
+    }
+
+    @Test func automaticCompactionKeepsTheLogShort() throws {
+        let directory = try TemporaryDirectory()
+        let options = StoreOptions(compactionThreshold: 2_000)
+        let store = try DurableReplica<String>(directory: directory.file("replica"), options: options)
+        for index in 0..<200 { try store.update { $0.append("row \(index)") } }
+        let state = store.read { fullState($0) }
+        try store.close()
+        let size =
+            try FileManager.default.attributesOfItem(
+                atPath: directory.file("replica/" + directory.segments(in: "replica").last!))[.size] as? Int
+        #expect((size ?? .max) < 2_100)
+        let reopened = try DurableReplica<String>(directory: directory.file("replica"))
+        #expect(reopened.read { fullState($0) } == state)
+        try reopened.close()
+    }
+
+    @Test func closedStoreRejectsChangesButStillReads() throws {
+        let directory = try TemporaryDirectory()
+        let store = try DurableReplica<String>(directory: directory.file("replica"))
+        try store.update { $0.append("kept") }
+        try store.close()
+        #expect(throws: StoreError.closed) { try store.update { $0.append("lost") } }
+        #expect(store.read { $0.count } == 1)
+        try store.close()
+    }
+
+    @Test func rejectedMergeIsNotLogged() throws {
+        let directory = try TemporaryDirectory()
+        let store = try DurableReplica<Int>(directory: directory.file("replica"))
+        let strings = ReplicatedList<String>()
+        strings.append("not an Int")
+        #expect {
+            try store.merge(strings.changes(since: VersionVector()))
+        } throws: { error in
+            guard case .mergeRejected(.typeMismatch) = error as? StoreError else { return false }
+            return true
+        }
+        try store.close()
+        let reopened = try DurableReplica<Int>(directory: directory.file("replica"))
+        #expect(reopened.read { $0.isEmpty } && reopened.recoveryReport.recordsReplayed == 0)
+        try reopened.close()
+    }
+
+    @Test func secondOpenInTheSameProcessIsLocked() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("replica")
+        let store = try DurableReplica<String>(directory: path)
+        #expect(throws: StoreError.locked(path: path)) { try DurableReplica<String>(directory: path) }
+        try store.close()
+        try DurableReplica<String>(directory: path).close()
+    }
+}
+
+/// The README's "Durable replicas" example, with a peer and its change set filled in.
+struct ReadmeExampleTests {
+    /// Stands in for the app's connection to a peer.
+    final class Peer {
+        private(set) var sent: [ChangeSet] = []
+        func send(_ changes: ChangeSet) { sent.append(changes) }
+    }
+
+    @Test func durableReplicaExampleRuns() throws {
+        let directory = try TemporaryDirectory()
+        let groceriesPath = directory.file("groceries")
+        let peer = Peer()
+        let other = ReplicatedList<String>()
+        other.append("Eggs")
+        let receivedChangeSet = other.changes(since: VersionVector())
+
+        let store = try DurableReplica<String>(directory: groceriesPath)  // created on first use
+        let commit = try store.update { list in list.append("Milk") }  // logged and fsynced before it returns
+        peer.send(commit.changes)  // commit.change is the batch for the UI
+        try store.merge(receivedChangeSet)  // also logged before it returns
+        let titles = store.read { list in list.map(\.value) }
+        try store.close()
+
+        #expect(Set(titles) == ["Milk", "Eggs"] && peer.sent.count == 1)
+        let reopened = try DurableReplica<String>(directory: groceriesPath)
+        #expect(reopened.read { list in list.map(\.value) } == titles)
+        try reopened.close()
+    }
+}
