@@ -26,6 +26,7 @@ enum ListBenchmark {
         var list = ReplicatedList<Value>()
         var residentDelta = 0
         let apply = try Measurement.repeated(name, count: repeats) { run in
+            if run == 0 { Measurement.releaseFreedMemory() }
             let before = Measurement.residentBytes()
             let fresh: ReplicatedList<Value> = try replica(loading: base, id: 1)
             let (elapsed, _) = Measurement.seconds {

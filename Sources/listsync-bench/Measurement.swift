@@ -36,6 +36,16 @@ enum Measurement {
         return Timing(samples)
     }
 
+    /// Returns freed heap memory to the system (glibc's `malloc_trim`), so that a following resident
+    /// memory reading counts live data only and a later delta is not hidden by reused free pages.
+    static func releaseFreedMemory() {
+        #if canImport(Glibc)
+        typealias MallocTrim = @convention(c) (Int) -> Int32
+        guard let handle = dlopen(nil, RTLD_NOW), let symbol = dlsym(handle, "malloc_trim") else { return }
+        _ = unsafeBitCast(symbol, to: MallocTrim.self)(0)
+        #endif
+    }
+
     /// Resident memory of this process in bytes (0 where unknown).
     static func residentBytes() -> Int {
         guard let statm = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
