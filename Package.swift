@@ -24,7 +24,7 @@ let package = Package(
         // Seeded random generators and reference models shared by the test targets.
         .target(name: "TestSupport", dependencies: ["ListSync"], path: "Tests/TestSupport"),
         .testTarget(name: "ListSyncTests", dependencies: ["ListSync", "TestSupport"]),
-        .testTarget(name: "ListSyncCryptoTests", dependencies: ["ListSyncCrypto"]),
+        .testTarget(name: "ListSyncCryptoTests", dependencies: ["ListSyncCrypto", "ListSync"]),
         // Opens a store and edits it until killed; the crash tests launch it (a dependency, so it is built).
         .executableTarget(
             name: "StoreCrashWorker", dependencies: ["ListSyncStore", "ListSync", "TestSupport"],

@@ -1,3 +1,4 @@
+import ListSync
 import ListSyncCrypto
 import Testing
 
