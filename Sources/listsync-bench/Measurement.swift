@@ -40,9 +40,9 @@ enum Measurement {
     /// memory reading counts live data only and a later delta is not hidden by reused free pages.
     static func releaseFreedMemory() {
         #if canImport(Glibc)
-        typealias MallocTrim = @convention(c) (Int) -> Int32
-        guard let handle = dlopen(nil, RTLD_NOW), let symbol = dlsym(handle, "malloc_trim") else { return }
-        _ = unsafeBitCast(symbol, to: MallocTrim.self)(0)
+            typealias MallocTrim = @convention(c) (Int) -> Int32
+            guard let handle = dlopen(nil, RTLD_NOW), let symbol = dlsym(handle, "malloc_trim") else { return }
+            _ = unsafeBitCast(symbol, to: MallocTrim.self)(0)
         #endif
     }
 

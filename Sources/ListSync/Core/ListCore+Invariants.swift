@@ -29,7 +29,7 @@ extension ListCore {
             }
         }
         precondition(visible == order.count, "\(visible) visible rows but \(order.count) in the order")
-        tombstones.forEach { id, deletion in
+        tombstones.forEachTombstone { id, deletion in
             precondition(seen.contains(deletion.dot), "delete \(deletion.dot) of \(id) not in the version vector")
             precondition(deletion.lamport <= clock, "delete stamp \(deletion) above the clock \(clock)")
         }

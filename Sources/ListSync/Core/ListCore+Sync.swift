@@ -59,7 +59,7 @@ extension ListCore {
             rows.forEachSlot { slot in
                 if !rows[slot].isVisible { visit(slot) }
             }
-            tombstones.forEach(visitDeleted)
+            tombstones.forEachTombstone(visitDeleted)
         }
         if !waiting.isEmpty {
             positioned += waiting

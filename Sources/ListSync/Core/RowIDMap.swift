@@ -92,7 +92,7 @@ struct RowIDMap {
     }
 
     /// Calls `body` with every entry, in no particular order.
-    func forEach(_ body: (RowID, Int32) throws -> Void) rethrows {
+    func forEachEntry(_ body: (RowID, Int32) throws -> Void) rethrows {
         for index in keys.indices where keys[index].counter != 0 { try body(keys[index], values[index]) }
     }
 

@@ -79,6 +79,6 @@ struct RowTable {
 
     /// Calls `body` with every slot in use.
     func forEachSlot(_ body: (Int32) throws -> Void) rethrows {
-        try slots.forEach { _, slot in try body(slot) }
+        try slots.forEachEntry { _, slot in try body(slot) }
     }
 }

@@ -24,7 +24,7 @@ struct Tombstones {
     }
 
     /// Calls `body` with every deleted row and its delete stamp.
-    func forEach(_ body: (RowID, Stamp) throws -> Void) rethrows {
+    func forEachTombstone(_ body: (RowID, Stamp) throws -> Void) rethrows {
         for offset in ids.indices { try body(ids[offset], stamps[offset]) }
     }
 }
