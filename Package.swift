@@ -5,6 +5,7 @@ let package = Package(
     name: "ListSync",
     products: [
         .library(name: "ListSync", targets: ["ListSync"]),
+        .library(name: "ListSyncNetwork", targets: ["ListSyncNetwork"]),
         .executable(name: "syncdemo", targets: ["syncdemo"]),
     ],
     targets: [
@@ -16,11 +17,15 @@ let package = Package(
         .target(name: "ListSyncCrypto", path: "Sources/ListSyncCrypto"),
         // Benchmarks: calls the library from its own module, as an app would.
         .executableTarget(
-            name: "listsync-bench", dependencies: ["ListSync", "ListSyncCrypto"], path: "Sources/listsync-bench"),
+            name: "listsync-bench", dependencies: ["ListSync", "ListSyncCrypto", "ListSyncNetwork"],
+            path: "Sources/listsync-bench"),
+        // Sync over TCP: a transport-free sync core (handshake, anti-entropy, relay) and a BSD-socket adapter.
+        .target(name: "ListSyncNetwork", dependencies: ["ListSync", "ListSyncCrypto"]),
         // Seeded random generators and reference models shared by the test targets.
         .target(name: "TestSupport", dependencies: ["ListSync"], path: "Tests/TestSupport"),
         .testTarget(name: "ListSyncTests", dependencies: ["ListSync", "TestSupport"]),
         .testTarget(name: "ListSyncCryptoTests", dependencies: ["ListSyncCrypto"]),
+        .testTarget(name: "ListSyncNetworkTests", dependencies: ["ListSyncNetwork", "ListSync", "TestSupport"]),
         // Examples a Swift developer would copy from; CI runs each.
         .executableTarget(name: "QuickStart", dependencies: ["ListSync"], path: "Examples/QuickStart", exclude: ["README.md"]),
     ],
