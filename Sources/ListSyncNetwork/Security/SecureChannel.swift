@@ -33,6 +33,8 @@ struct SecureChannel {
     private var phase = Phase.awaitingHello
     /// This side's HELLO body, and the peer's once received (initiator's first).
     private var transcript: [[UInt8]] = []
+    /// Complete frames consumed so far (a transport's liveness signal: bytes alone may be a slowloris).
+    private(set) var framesReceived = 0
     /// Handshake bytes waiting to be sent.
     private(set) var pendingHandshakeBytes: [UInt8] = []
 
@@ -70,6 +72,7 @@ struct SecureChannel {
     /// Consumes the next complete frame; throws when the peer misbehaves (the connection must then close).
     mutating func nextEvent() throws(SyncError) -> Event? {
         while let (prefix, sealed) = try framing.nextFrame() {
+            framesReceived += 1
             switch phase {
             case .established(let sending, var receiving):
                 let body = try receiving.open(prefix: prefix, sealed: sealed)

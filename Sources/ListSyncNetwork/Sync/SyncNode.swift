@@ -19,14 +19,13 @@ public final class SyncNode<Replica: SyncReplica> {
     private var sessions: [ConnectionID: SyncSession] = [:]
 
     /// A node syncing `replica` with the peers of `settings.document`.
-    public init(replica: Replica, settings: SyncSettings, replicaID: ReplicaID) {
+    public init(replica: Replica, settings: SyncSettings) {
         self.replica = replica
         self.settings = settings
-        self.replicaID = replicaID
     }
 
     /// This replica's identity, sent in HELLO.
-    public let replicaID: ReplicaID
+    public var replicaID: ReplicaID { replica.replicaID }
 
     /// Open connections, authenticated or not.
     public var connections: [ConnectionID] { sessions.keys.sorted() }
@@ -40,6 +39,15 @@ public final class SyncNode<Replica: SyncReplica> {
     /// Bytes received on `id` that do not form a complete frame yet, and the length of that frame.
     public func partialFrame(on id: ConnectionID) -> (received: Int, expected: Int)? {
         sessions[id]?.channel.partialFrame
+    }
+
+    /// Complete frames received on connection `id` so far.
+    public func framesReceived(on id: ConnectionID) -> Int { sessions[id]?.channel.framesReceived ?? 0 }
+
+    /// Queues a HEARTBEAT on connection `id` once it is authenticated (call when it has been quiet a while).
+    public func queueHeartbeat(on id: ConnectionID) {
+        guard let session = sessions[id], session.channel.isAuthenticated else { return }
+        session.enqueue(.heartbeat)
     }
 
     /// Starts a connection; `nonce` must be 32 fresh random bytes (fixed ones only in tests).

@@ -43,11 +43,7 @@ final class Socket {
     /// Closes the descriptor; later calls do nothing.
     func close() {
         guard descriptor != -1 else { return }
-        #if canImport(Glibc)
-            _ = Glibc.close(descriptor)
-        #else
-            _ = Darwin.close(descriptor)
-        #endif
+        closeDescriptor(descriptor)
         descriptor = -1
     }
 

@@ -22,3 +22,12 @@ func syscall<Result: BinaryInteger>(
         throw SocketError(errno: code, function: function)
     }
 }
+
+/// Closes a file descriptor, ignoring errors (Linux and Darwin both release it even on `EINTR`).
+func closeDescriptor(_ descriptor: Int32) {
+    #if canImport(Glibc)
+        _ = Glibc.close(descriptor)
+    #else
+        _ = Darwin.close(descriptor)
+    #endif
+}
