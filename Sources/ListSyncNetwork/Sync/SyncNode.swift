@@ -112,6 +112,7 @@ public final class SyncNode<Replica: SyncReplica> {
     }
 
     /// Runs `body` on the replica, then streams what it changed to every live peer.
+    @discardableResult
     ///
     /// - Complexity: O(n) for n rows, plus `body`.
     public func edit<Result>(_ body: (Replica) throws -> Result) rethrows -> Result {
