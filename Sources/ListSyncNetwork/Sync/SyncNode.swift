@@ -112,9 +112,9 @@ public final class SyncNode<Replica: SyncReplica> {
     }
 
     /// Runs `body` on the replica, then streams what it changed to every live peer.
-    @discardableResult
     ///
     /// - Complexity: O(n) for n rows, plus `body`.
+    @discardableResult
     public func edit<Result>(_ body: (Replica) throws -> Result) rethrows -> Result {
         let before = replica.versionVector
         let result = try body(replica)

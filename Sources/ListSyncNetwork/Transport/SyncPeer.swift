@@ -76,6 +76,7 @@ public final class SyncPeer<Replica: SyncReplica>: Sendable {
     }
 
     /// Runs `body` on the replica, then streams what it changed to every connected peer.
+    @discardableResult
     public func edit<Result: Sendable>(_ body: (Replica) throws -> Result) rethrows -> Result {
         try loop.withLock { loop in
             defer { loop.wakePipe.wake() }
