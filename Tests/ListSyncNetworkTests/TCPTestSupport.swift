@@ -155,6 +155,14 @@ final class RawPeer {
                 return error
             }
         }
-        return node.isAuthenticated(Self.connection) ? nil : .handshakeTimeout
+        guard node.isAuthenticated(Self.connection) else { return .handshakeTimeout }
+        client.send(node.output(for: Self.connection, limit: .max))
+        return nil
+    }
+
+    /// Sends a HEARTBEAT (a peer that writes but never reads); false when the server closed.
+    func sendHeartbeat() -> Bool {
+        node.queueHeartbeat(on: Self.connection)
+        return client.send(node.output(for: Self.connection, limit: .max))
     }
 }
