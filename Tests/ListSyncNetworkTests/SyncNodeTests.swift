@@ -81,6 +81,18 @@ struct SyncNodeTests {
         }
     }
 
+    /// Edits between two outputs travel as one change set.
+    @Test func burstOfEditsTravelsAsOneChangeSet() {
+        let network = MemoryNetwork(count: 2, seed: 6)
+        network.link(0, 1)
+        network.runUntilQuiet()
+        for index in 0..<50 { network.nodes[0].edit { $0.append("row \(index)") } }
+        network.runUntilQuiet()
+        #expect(network.nodes[1].statistics.changeSetsApplied == 1)
+        #expect(network.nodes[1].statistics.operationsApplied == 50)
+        #expect(network.rows[1].count == 50)
+    }
+
     /// A peer that pulls nothing: its queue stays bounded, then one resync brings it up to date.
     @Test func fullOutboxFallsBackToResync() {
         var settings = SyncSettings.test
@@ -88,7 +100,10 @@ struct SyncNodeTests {
         let network = MemoryNetwork(count: 2, settings: settings, seed: 4)
         let pipe = network.link(0, 1)
         network.runUntilQuiet()
-        for index in 0..<500 { network.nodes[0].edit { $0.append("row \(index) with some padding") } }
+        for index in 0..<500 {
+            network.nodes[0].edit { $0.append("row \(index) with some padding") }
+            network.nodes[0].publishLocalChanges()
+        }
         #expect(network.nodes[0].statistics.resyncs >= 1)
         let queued = network.nodes[0].output(for: network.pipes[pipe].fromConnection, limit: .max)
         #expect(queued.count < 4 * 2048 + 40_000, "the resync message is one change set of the 500 rows")

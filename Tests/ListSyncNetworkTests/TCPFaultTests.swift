@@ -116,7 +116,10 @@ struct TCPFaultTests {
         let peer = try RawPeer(server.endpoint, receiveBufferBytes: 4096)
         #expect(peer.handshake() == nil)
         let padding = String(repeating: "x", count: 20_000)
-        for index in 0..<300 { server.peer.edit { $0.append("\(index) \(padding)") } }
+        for index in 0..<300 {
+            server.peer.edit { $0.append("\(index) \(padding)") }
+            usleep(1_000)
+        }
         let start = ContinuousClock.now
         #expect(waitUntil { !peer.sendHeartbeat() || server.recorder.contains("closed: error 13 ") })
         #expect(ContinuousClock.now - start < .seconds(5))

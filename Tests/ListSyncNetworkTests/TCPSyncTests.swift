@@ -52,7 +52,7 @@ struct TCPSyncTests {
         #expect(await eventually { peers.allSatisfy { rows($0).count == 20 && rows($0) == rows(peers[0]) } })
         for peer in peers {
             let statistics = peer.statistics
-            #expect(statistics.changeSetsApplied == 16, "\(topology): each of the 16 remote changes applied once")
+            #expect(statistics.operationsApplied == 16, "\(topology): each of the 16 remote operations applied once")
             if topology != "ring" { #expect(statistics.duplicateChangeSets == 0) }
         }
     }

@@ -17,6 +17,8 @@ public final class SyncNode<Replica: SyncReplica> {
     public private(set) var statistics = SyncStatistics()
     /// Open connections.
     private var sessions: [ConnectionID: SyncSession] = [:]
+    /// The version vector before the first local edit not streamed yet (nil when all are streamed).
+    private var unpublishedSince: VersionVector?
 
     /// A node syncing `replica` with the peers of `settings.document`.
     public init(replica: Replica, settings: SyncSettings) {
@@ -74,6 +76,7 @@ public final class SyncNode<Replica: SyncReplica> {
     @discardableResult
     public func receive(_ bytes: some Collection<UInt8>, on id: ConnectionID) throws(SyncError) -> ReplicaID? {
         guard let session = sessions[id] else { return nil }
+        publishLocalChanges()
         statistics.bytesReceived += bytes.count
         session.channel.receive(bytes)
         var authenticatedPeer: ReplicaID?
@@ -95,7 +98,8 @@ public final class SyncNode<Replica: SyncReplica> {
         guard let session = sessions[id] else { return false }
         if !session.channel.pendingHandshakeBytes.isEmpty { return true }
         guard session.channel.isAuthenticated else { return false }
-        return session.hasQueuedMessages || session.ackPending || (session.isLive && session.needsResync)
+        return session.hasQueuedMessages || session.ackPending
+            || (session.isLive && (session.needsResync || unpublishedSince != nil))
     }
 
     /// The next bytes to write to connection `id`: whole frames, about `limit` bytes or one frame if larger.
@@ -103,6 +107,7 @@ public final class SyncNode<Replica: SyncReplica> {
     /// Pull only as fast as the connection drains: what is not pulled stays in the bounded queue.
     public func output(for id: ConnectionID, limit: Int) -> [UInt8] {
         guard let session = sessions[id] else { return [] }
+        publishLocalChanges()
         var bytes = session.channel.takeHandshakeBytes()
         while bytes.count < limit, session.channel.isAuthenticated, let message = nextMessage(for: session) {
             bytes += session.channel.seal(message)
@@ -111,16 +116,25 @@ public final class SyncNode<Replica: SyncReplica> {
         return bytes
     }
 
-    /// Runs `body` on the replica, then streams what it changed to every live peer.
+    /// Runs `body` on the replica; what it changed streams to every live peer with the next output.
     ///
-    /// - Complexity: O(n) for n rows, plus `body`.
+    /// Edits made between two calls of ``output(for:limit:)`` or ``receive(_:on:)`` travel as one change
+    /// set, `changes(since:)` the version vector before the first of them, so a burst of edits costs one
+    /// scan of the replica. Received change sets are merged only after pending local edits are queued,
+    /// so a local change set never carries a peer's operations back.
+    /// - Complexity: O(1) plus `body`; the next output costs O(n) for n rows.
     @discardableResult
     public func edit<Result>(_ body: (Replica) throws -> Result) rethrows -> Result {
-        let before = replica.versionVector
-        let result = try body(replica)
-        let changes = replica.changes(since: before)
+        if unpublishedSince == nil { unpublishedSince = replica.versionVector }
+        return try body(replica)
+    }
+
+    /// Queues the pending local edits for every live connection now (output and receive also do).
+    public func publishLocalChanges() {
+        guard let base = unpublishedSince else { return }
+        unpublishedSince = nil
+        let changes = replica.changes(since: base)
         if !changes.isEmpty { broadcast(changes.encoded(), except: nil) }
-        return result
     }
 
     /// Applies one authenticated message from connection `id`.
@@ -165,6 +179,7 @@ public final class SyncNode<Replica: SyncReplica> {
             throw .invalidChanges(reason: "\(error)")
         }
         statistics.changeSetsApplied += 1
+        statistics.operationsApplied += changes.operationCount
         broadcast(bytes, except: id)
     }
 

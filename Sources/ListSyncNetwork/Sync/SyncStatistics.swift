@@ -10,6 +10,8 @@ public struct SyncStatistics: Sendable, Hashable {
     public var changeSetsReceived = 0
     /// Received change sets that brought something new and were merged.
     public var changeSetsApplied = 0
+    /// Operations accounted for by the change sets applied (a relay that works applies each once).
+    public var operationsApplied: UInt64 = 0
     /// Received change sets already seen entirely, ignored (relay duplicates).
     public var duplicateChangeSets = 0
     /// Times a full outbox dropped its change sets for a version-vector resync.

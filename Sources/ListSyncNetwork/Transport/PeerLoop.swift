@@ -94,6 +94,7 @@ final class PeerLoop<Replica: SyncReplica> {
                 if connection.isConnecting { finishConnect(connection, now: now) } else { read(connection, now: now) }
             }
         }
+        node.publishLocalChanges()
         for id in connections.keys.sorted() { pump(id, now: now) }
         checkTimers(now: now)
         startDueDials(now: now)
