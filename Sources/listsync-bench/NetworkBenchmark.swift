@@ -58,7 +58,7 @@ enum NetworkBenchmark {
     /// version vector, and the bytes all peers sent.
     private static func converge(peerCount: Int, operations: Int) throws -> (Double, Double) {
         let peers = try (1...peerCount).map { try makePeer(UInt64($0)) }
-        defer { peers.forEach { $0.stop() } }
+        defer { for peer in peers { peer.stop() } }
         let endpoints = try peers.map { try $0.listen(on: .loopbackIPv4()) }
         for index in peers.indices { peers[index].connect(to: endpoints[(index + 1) % peerCount]) }
         try wait("\(peerCount) peers connecting") { peers.allSatisfy { $0.liveConnectionCount == 2 } }
@@ -105,7 +105,10 @@ enum NetworkBenchmark {
         let count = list.count
         switch count < 2 ? 0 : generator.next() % 8 {
         case 0...3: list.insert(label, at: Int(generator.next() % UInt64(count + 1)))
-        case 4: list.move(fromOffsets: [Int(generator.next() % UInt64(count))], toOffset: Int(generator.next() % UInt64(count + 1)))
+        case 4:
+            list.move(
+                fromOffsets: [Int(generator.next() % UInt64(count))],
+                toOffset: Int(generator.next() % UInt64(count + 1)))
         case 5, 6: list.updateValue(label, at: Int(generator.next() % UInt64(count)))
         default: list.remove(at: Int(generator.next() % UInt64(count)))
         }

@@ -1,4 +1,5 @@
 import ListSync
+
 @testable import ListSyncNetwork
 
 /// Sync nodes joined by in-memory links: bytes move in random chunks, in a seeded random order.
@@ -80,7 +81,9 @@ final class MemoryNetwork {
         }
         guard let index = active.randomElement(using: &generator) else { return false }
         let pipe = pipes[index]
-        if nodes[pipe.from].hasOutput(for: pipe.fromConnection) && (pipe.inFlight.isEmpty || Bool.random(using: &generator)) {
+        if nodes[pipe.from].hasOutput(for: pipe.fromConnection)
+            && (pipe.inFlight.isEmpty || Bool.random(using: &generator))
+        {
             let limit = Int.random(in: 1...4096, using: &generator)
             pipes[index].inFlight += nodes[pipe.from].output(for: pipe.fromConnection, limit: limit)
             return true

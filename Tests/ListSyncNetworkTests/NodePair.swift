@@ -1,4 +1,5 @@
 import ListSync
+
 @testable import ListSyncNetwork
 
 /// Two nodes on one connection, pumped by hand, for handshake and tampering tests.

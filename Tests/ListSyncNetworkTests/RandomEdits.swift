@@ -15,7 +15,9 @@ enum RandomEdits {
             list.move(fromOffsets: IndexSet(integer: source), toOffset: Int.random(in: 0...count, using: &generator))
         case 6:
             let start = Int.random(in: 0..<count - 1, using: &generator)
-            list.move(fromOffsets: IndexSet(integersIn: start..<start + 2), toOffset: Int.random(in: 0...count, using: &generator))
+            list.move(
+                fromOffsets: IndexSet(integersIn: start..<start + 2),
+                toOffset: Int.random(in: 0...count, using: &generator))
         case 7:
             list.remove(at: Int.random(in: 0..<count, using: &generator))
         default:

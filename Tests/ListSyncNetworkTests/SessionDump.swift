@@ -1,4 +1,5 @@
 import ListSync
+
 @testable import ListSyncNetwork
 
 /// A real session between two nodes with fixed nonces, rendered as the annotated hex dump of Protocol.md.
@@ -32,16 +33,22 @@ enum SessionDump {
                     let body = try cipher.open(prefix: prefix, sealed: frame[4...])
                     ciphers[fromInitiator] = cipher
                     let name = try SyncMessage(decoding: body[...]).type
-                    lines.append("\(direction)  \(String(describing: name).uppercased()) sealed, frame counter \(counter), \(frame.count) bytes")
+                    lines.append(
+                        "\(direction)  \(String(describing: name).uppercased()) sealed, frame counter \(counter), \(frame.count) bytes"
+                    )
                     lines += hex(frame, label: "frame")
                     lines += hex(body, label: "body")
                 } else {
                     let body = Array(frame[4...])
                     let message = try SyncMessage(decoding: body[...])
-                    lines.append("\(direction)  \(String(describing: message.type).uppercased()) plaintext, \(frame.count) bytes")
+                    lines.append(
+                        "\(direction)  \(String(describing: message.type).uppercased()) plaintext, \(frame.count) bytes"
+                    )
                     lines += hex(frame, label: "frame")
                     if case .hello(let hello) = message { hellos[fromInitiator] = (hello, body) }
-                    if case .auth = message, ciphers.isEmpty, let a = hellos[true], let b = hellos[false], !fromInitiator {
+                    if case .auth = message, ciphers.isEmpty, let a = hellos[true], let b = hellos[false],
+                        !fromInitiator
+                    {
                         let keys = HandshakeKeys(
                             secret: SyncSettings.test.secret, initiatorHello: a.0, initiatorBody: a.1,
                             responderHello: b.0, responderBody: b.1)

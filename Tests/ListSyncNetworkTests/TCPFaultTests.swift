@@ -46,7 +46,9 @@ struct TCPFaultTests {
 
     static let rawCases: [Case] = {
         let futureHello = SyncMessage.hello(
-            Hello(version: 2, replica: ReplicaID(7), nonce: Array(repeating: 1, count: 32), document: Array("groceries".utf8))
+            Hello(
+                version: 2, replica: ReplicaID(7), nonce: Array(repeating: 1, count: 32),
+                document: Array("groceries".utf8))
         ).encoded()
         return [
             Case(name: "garbage", bytes: Array("GET / HTTP/1.1\r\nHost: x\r\n\r\n".utf8), endsStream: false, code: 2),
@@ -54,8 +56,12 @@ struct TCPFaultTests {
             Case(name: "oversized length", bytes: [0x01, 0, 0, 1, 1], endsStream: false, code: 2),
             Case(name: "truncated frame", bytes: [0, 0, 0, 60, 1, 0x4C, 0x53], endsStream: true, code: 14),
             Case(name: "unknown message type", bytes: [0, 0, 0, 1, 0x7F], endsStream: false, code: 3),
-            Case(name: "auth before hello", bytes: [0, 0, 0, 33, 2] + Array(repeating: 0, count: 32), endsStream: false, code: 3),
-            Case(name: "unknown version", bytes: Framing.lengthPrefix(futureHello.count) + futureHello, endsStream: false, code: 5),
+            Case(
+                name: "auth before hello", bytes: [0, 0, 0, 33, 2] + Array(repeating: 0, count: 32), endsStream: false,
+                code: 3),
+            Case(
+                name: "unknown version", bytes: Framing.lengthPrefix(futureHello.count) + futureHello,
+                endsStream: false, code: 5),
         ]
     }()
 
@@ -76,7 +82,8 @@ struct TCPFaultTests {
     @Test func wrongSecretIsRejected() throws {
         let server = try Server()
         defer { server.peer.stop() }
-        let intruder = try RawPeer(server.endpoint, settings: SyncSettings(document: "groceries", secret: Array(repeating: 1, count: 32)))
+        let intruder = try RawPeer(
+            server.endpoint, settings: SyncSettings(document: "groceries", secret: Array(repeating: 1, count: 32)))
         #expect(intruder.handshake() == .closedByPeer(code: 7, reason: SyncError.authenticationFailed.description))
         #expect(server.closed(withCode: 7))
         #expect(intruder.node.replica.isEmpty)
@@ -86,7 +93,8 @@ struct TCPFaultTests {
     @Test func wrongDocumentIsRejected() throws {
         let server = try Server()
         defer { server.peer.stop() }
-        let stranger = try RawPeer(server.endpoint, settings: SyncSettings(document: "other", secret: SyncSettings.test.secret))
+        let stranger = try RawPeer(
+            server.endpoint, settings: SyncSettings(document: "other", secret: SyncSettings.test.secret))
         #expect(stranger.handshake() == .closedByPeer(code: 6, reason: SyncError.wrongDocument.description))
         #expect(server.closed(withCode: 6))
         #expect(try server.isHealthy())
@@ -134,7 +142,9 @@ struct TCPFaultTests {
         defer { server.peer.stop() }
         let client = try RawClient(server.endpoint)
         let hello = SyncMessage.hello(
-            Hello(version: 1, replica: ReplicaID(7), nonce: Array(repeating: 1, count: 32), document: Array("groceries".utf8))
+            Hello(
+                version: 1, replica: ReplicaID(7), nonce: Array(repeating: 1, count: 32),
+                document: Array("groceries".utf8))
         ).encoded()
         let start = ContinuousClock.now
         for byte in Framing.lengthPrefix(hello.count) + hello {
@@ -176,10 +186,13 @@ struct TCPFaultTests {
             let silent = try RawClient(server.endpoint)
             silent.send([0, 0])
             hostile += [garbage, silent]
-            intruders.append(try RawPeer(server.endpoint, settings: SyncSettings(document: "groceries", secret: Array(repeating: UInt8(index), count: 16))))
+            intruders.append(
+                try RawPeer(
+                    server.endpoint,
+                    settings: SyncSettings(document: "groceries", secret: Array(repeating: UInt8(index), count: 16))))
         }
         let honest = try (2...6).map { try makePeer(UInt64($0)) }
-        defer { honest.forEach { $0.stop() } }
+        defer { for peer in honest { peer.stop() } }
         for peer in honest { peer.connect(to: server.endpoint) }
         for intruder in intruders { _ = intruder.handshake(timeout: .milliseconds(500)) }
         for (index, peer) in honest.enumerated() { peer.edit { $0.append("honest \(index)") } }

@@ -41,7 +41,7 @@ struct TCPSyncTests {
     func fivePeersConvergeWithRelay(topology: String) async throws {
         let edges = try #require(Self.topologies.first { $0.0 == topology }).1
         let peers = try (1...5).map { try makePeer(UInt64($0)) }
-        defer { peers.forEach { $0.stop() } }
+        defer { for peer in peers { peer.stop() } }
         let endpoints = try peers.map { try $0.listen(on: .loopbackIPv4()) }
         for (from, to) in edges { peers[from].connect(to: endpoints[to]) }
         let degrees = (0..<5).map { node in edges.count { $0.0 == node || $0.1 == node } }
@@ -61,7 +61,7 @@ struct TCPSyncTests {
     /// partition heals, all converge with no row lost or duplicated.
     @Test func partitionAndHeal() async throws {
         let peers = try (1...4).map { try makePeer(UInt64($0)) }
-        defer { peers.forEach { $0.stop() } }
+        defer { for peer in peers { peer.stop() } }
         let endpoints = try peers.map { try $0.listen(on: .loopbackIPv4()) }
         let edges = [(0, 1), (1, 2), (2, 3), (3, 0)]
         for (from, to) in edges { peers[from].connect(to: endpoints[to]) }
@@ -79,7 +79,8 @@ struct TCPSyncTests {
             }
         }
         for (from, to) in edges { peers[from].connect(to: endpoints[to]) }
-        #expect(await eventually { Set(peers.map(rows)).count == 1 && peers.allSatisfy { $0.liveConnectionCount == 2 } })
+        #expect(
+            await eventually { Set(peers.map(rows)).count == 1 && peers.allSatisfy { $0.liveConnectionCount == 2 } })
         let expected = ReplicatedList<String>(replicaID: ReplicaID(99))
         for peer in peers { try peer.read { try expected.merge($0.changes(since: VersionVector())) } }
         #expect(rows(peers[0]) == expected.map(\.value))

@@ -83,7 +83,8 @@ final class RawClient {
     /// Waits until the socket is ready for `events`.
     private func wait(for events: Int16, timeout: Duration) -> Bool {
         var descriptor = pollfd(fd: socket.descriptor, events: events, revents: 0)
-        let milliseconds = Int32(timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
+        let milliseconds = Int32(
+            timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
         return poll(&descriptor, 1, milliseconds) > 0
     }
 
@@ -137,7 +138,9 @@ final class RawPeer {
     static let connection = ConnectionID(1)
 
     /// Connects to `endpoint` with `settings`.
-    init(_ endpoint: Endpoint, settings: SyncSettings = .test, replica: UInt64 = 0xBAD, receiveBufferBytes: Int32? = nil) throws {
+    init(
+        _ endpoint: Endpoint, settings: SyncSettings = .test, replica: UInt64 = 0xBAD, receiveBufferBytes: Int32? = nil
+    ) throws {
         client = try RawClient(endpoint, receiveBufferBytes: receiveBufferBytes)
         node = SyncNode(replica: ReplicatedList(replicaID: ReplicaID(replica)), settings: settings)
         node.open(Self.connection, role: .initiator, nonce: (0..<32).map { _ in UInt8.random(in: 0...255) })

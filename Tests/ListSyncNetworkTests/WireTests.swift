@@ -44,14 +44,17 @@ struct WireTests {
         var badMagic = hello
         badMagic[1] = 0x58
         return [
-            Case(name: "unknown type", body: [0x7F], expected: .unexpectedMessage(type: 0x7F, phase: "decoding (unknown type)")),
+            Case(
+                name: "unknown type", body: [0x7F],
+                expected: .unexpectedMessage(type: 0x7F, phase: "decoding (unknown type)")),
             Case(name: "future version", body: future, expected: .unsupportedVersion(2)),
             Case(name: "bad magic", body: badMagic, expected: .badMagic),
             Case(
                 name: "truncated hello", body: Array(hello.dropLast(3)),
                 expected: .malformedMessage(type: 1, offset: 14, reason: "truncated: 32 bytes needed")),
             Case(
-                name: "trailing bytes", body: [0x13, 0], expected: .malformedMessage(type: 0x13, offset: 1, reason: "1 trailing bytes")),
+                name: "trailing bytes", body: [0x13, 0],
+                expected: .malformedMessage(type: 0x13, offset: 1, reason: "1 trailing bytes")),
             Case(
                 name: "overlong varint", body: [0x12] + Array(repeating: 0xFF, count: 10) + [1],
                 expected: .malformedMessage(type: 0x12, offset: 11, reason: "varint overflows 64 bits")),

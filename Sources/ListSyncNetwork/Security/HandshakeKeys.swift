@@ -17,7 +17,8 @@ struct HandshakeKeys {
     let responderToInitiator: [UInt8]
 
     /// Derives everything from the secret and the two HELLO frame bodies (type byte included).
-    init(secret: [UInt8], initiatorHello: Hello, initiatorBody: [UInt8], responderHello: Hello, responderBody: [UInt8]) {
+    init(secret: [UInt8], initiatorHello: Hello, initiatorBody: [UInt8], responderHello: Hello, responderBody: [UInt8])
+    {
         let transcript = initiatorBody + responderBody
         let salt = initiatorHello.nonce + responderHello.nonce
         let transcriptHash = SHA256.hash(transcript)

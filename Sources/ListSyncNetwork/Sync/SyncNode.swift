@@ -55,7 +55,8 @@ public final class SyncNode<Replica: SyncReplica> {
     /// Starts a connection; `nonce` must be 32 fresh random bytes (fixed ones only in tests).
     public func open(_ id: ConnectionID, role: ConnectionRole, nonce: [UInt8]) {
         precondition(sessions[id] == nil, "connection \(id) is already open")
-        sessions[id] = SyncSession(channel: SecureChannel(role: role, replica: replicaID, settings: settings, nonce: nonce))
+        sessions[id] = SyncSession(
+            channel: SecureChannel(role: role, replica: replicaID, settings: settings, nonce: nonce))
     }
 
     /// Forgets connection `id` and returns the CLOSE frame that tells the peer why (send it if you can).

@@ -1,9 +1,10 @@
+import ListSync
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
     import Darwin
 #endif
-import ListSync
 
 /// Opening and closing connections: accept, dial, reconnect, close with a log line.
 extension PeerLoop {
@@ -34,7 +35,8 @@ extension PeerLoop {
     private func start(_ connection: TCPConnection, role: ConnectionRole, now: ContinuousClock.Instant) {
         connection.startedAt = now
         do {
-            try connection.socket.setOption(level: Int32(IPPROTO_TCP), name: TCP_NODELAY, value: 1, label: "TCP_NODELAY")
+            try connection.socket.setOption(
+                level: Int32(IPPROTO_TCP), name: TCP_NODELAY, value: 1, label: "TCP_NODELAY")
         } catch {
             return close(connection, because: .socket(error), now: now)
         }
@@ -106,7 +108,9 @@ extension PeerLoop {
         let delay = dial.backoff.nextDelay(random: Double.random(in: 0..<1, using: &random))
         dial.nextAttempt = now + delay
         dials[endpoint] = dial
-        log("reconnecting to \(endpoint) in \(delay.components.seconds * 1000 + delay.components.attoseconds / 1_000_000_000_000_000) ms")
+        log(
+            "reconnecting to \(endpoint) in \(delay.components.seconds * 1000 + delay.components.attoseconds / 1_000_000_000_000_000) ms"
+        )
     }
 
     /// Closes every connection and listener (on stop).

@@ -1,10 +1,11 @@
+import ListSync
+import ListSyncCrypto
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
     import Darwin
 #endif
-import ListSync
-import ListSyncCrypto
 
 /// The state of a ``SyncPeer``'s event loop: the sync node, listeners, connections and dials.
 ///
@@ -59,6 +60,11 @@ final class PeerLoop<Replica: SyncReplica> {
         self.node = node
         self.configuration = configuration
         self.wakePipe = wakePipe
+    }
+
+    /// Interrupts `poll` so that queued work is done now; does nothing once stopping (the pipe may be closed).
+    func wake() {
+        if !isStopping { wakePipe.wake() }
     }
 
     /// Writes a log line prefixed with this replica.

@@ -58,7 +58,9 @@ final class Socket {
     /// Binds to `endpoint` and listens; returns the bound endpoint (with the port chosen when 0).
     func bindAndListen(on endpoint: Endpoint, backlog: Int32 = 128) throws(SocketError) -> Endpoint {
         try setOption(level: SOL_SOCKET, name: SO_REUSEADDR, value: 1, label: "SO_REUSEADDR")
-        if endpoint.isIPv6 { try setOption(level: Int32(IPPROTO_IPV6), name: IPV6_V6ONLY, value: 1, label: "IPV6_V6ONLY") }
+        if endpoint.isIPv6 {
+            try setOption(level: Int32(IPPROTO_IPV6), name: IPV6_V6ONLY, value: 1, label: "IPV6_V6ONLY")
+        }
         _ = try endpoint.withSocketAddress { address, length throws(SocketError) in
             try syscall("bind(\(endpoint))") { bind(descriptor, address, length) }
         }

@@ -27,6 +27,8 @@ public final class SyncPeer<Replica: SyncReplica>: Sendable {
     private let finished = DispatchSemaphore(value: 0)
 
     /// Starts a peer for `replica`; it syncs nothing until it listens or connects.
+    ///
+    /// The peer's thread keeps it alive until ``stop()``.
     /// - Throws: ``SocketError`` when the wake-up pipe cannot be created.
     public init(replica: Replica, configuration: PeerConfiguration) throws(SocketError) {
         let node = SyncNode(replica: replica, settings: configuration.sync)
@@ -39,6 +41,7 @@ public final class SyncPeer<Replica: SyncReplica>: Sendable {
     @discardableResult
     public func listen(on endpoint: Endpoint) throws(SocketError) -> Endpoint {
         try loop.withLock { loop throws(SocketError) in
+            guard !loop.isStopping else { throw SocketError(errno: ECANCELED, function: "listen (peer stopped)") }
             let socket = try Socket(for: endpoint)
             let bound: Endpoint
             do throws(SocketError) {
@@ -49,7 +52,7 @@ public final class SyncPeer<Replica: SyncReplica>: Sendable {
             }
             loop.listeners.append((socket, bound))
             loop.log("listening on \(bound)")
-            loop.wakePipe.wake()
+            loop.wake()
             return bound
         }
     }
@@ -57,11 +60,11 @@ public final class SyncPeer<Replica: SyncReplica>: Sendable {
     /// Keeps a connection to `endpoint` open: dials now, and redials with backoff whenever it closes.
     public func connect(to endpoint: Endpoint) {
         loop.withLock { loop in
-            guard loop.dials[endpoint] == nil else { return }
+            guard loop.dials[endpoint] == nil, !loop.isStopping else { return }
             let backoff = Backoff(
                 initial: loop.configuration.reconnectInitialDelay, maximum: loop.configuration.reconnectMaximumDelay)
             loop.dials[endpoint] = PeerLoop.Dial(backoff: backoff, nextAttempt: .now, connection: nil)
-            loop.wakePipe.wake()
+            loop.wake()
         }
     }
 
@@ -79,7 +82,7 @@ public final class SyncPeer<Replica: SyncReplica>: Sendable {
     @discardableResult
     public func edit<Result: Sendable>(_ body: (Replica) throws -> Result) rethrows -> Result {
         try loop.withLock { loop in
-            defer { loop.wakePipe.wake() }
+            defer { loop.wake() }
             return try loop.node.edit(body)
         }
     }
@@ -103,10 +106,8 @@ public final class SyncPeer<Replica: SyncReplica>: Sendable {
     /// Call once when done; later calls return at once.
     public func stop() {
         let wasStopping = loop.withLock { loop in
-            defer {
-                loop.isStopping = true
-                loop.wakePipe.wake()
-            }
+            defer { loop.isStopping = true }
+            loop.wake()
             return loop.isStopping
         }
         if !wasStopping { finished.wait() }
