@@ -29,7 +29,7 @@ enum NetworkBenchmark {
             result.set("converge_\(peerCount)_peers_s", seconds)
             result.set("converge_\(peerCount)_peers_bytes_per_op", bytes / Double(peerCount * operations))
         }
-        let (opsPerSecond, bytesPerOperation) = try liveThroughput(operations: operations * 2)
+        let (opsPerSecond, bytesPerOperation) = try liveThroughput(operations: operations * 5)
         result.set("live_ops_per_s", opsPerSecond)
         result.set("live_bytes_per_op", bytesPerOperation)
         print(result)

@@ -8,17 +8,30 @@ import Testing
 /// and the server's replica and its other connections are untouched.
 @Suite(.serialized, .timeLimit(.minutes(1)))
 struct TCPFaultTests {
-    /// A server holding two rows, its endpoint and its log.
+    /// A server holding two rows, its endpoint and its log, with an honest peer connected throughout.
     struct Server {
         let peer: ListPeer
         let endpoint: Endpoint
         let recorder: LogRecorder
+        let honest: ListPeer
 
         init(settings: SyncSettings = .test) throws {
             recorder = LogRecorder()
             peer = try makePeer(1, recorder, settings: settings)
             peer.edit { $0.append(contentsOf: ["milk", "eggs"]) }
             endpoint = try peer.listen(on: .loopbackIPv4())
+            honest = try makePeer(2, settings: settings)
+            honest.connect(to: endpoint)
+            let first = honest
+            guard waitUntil(.seconds(10), { rows(first) == ["milk", "eggs"] }) else {
+                throw SocketError(errno: ETIMEDOUT, function: "connect (honest peer)")
+            }
+        }
+
+        /// Stops both peers.
+        func stop() {
+            honest.stop()
+            peer.stop()
         }
 
         /// Waits for a log line `closed: error <code>`.
@@ -26,12 +39,13 @@ struct TCPFaultTests {
             waitUntil { recorder.contains("closed: error \(code) ") }
         }
 
-        /// Whether the rows are as they were, and an honest peer still syncs.
-        func isHealthy() throws -> Bool {
-            let honest = try makePeer(2)
-            defer { honest.stop() }
-            honest.connect(to: endpoint)
-            return rows(peer) == ["milk", "eggs"] && waitUntil { rows(honest) == ["milk", "eggs"] }
+        /// Whether the rows are as they were and the honest peer's first connection still syncs.
+        func isHealthy() -> Bool {
+            let before = peer.read { $0.count }
+            peer.edit { $0.append("after the attack") }
+            let synced = waitUntil { rows(honest).count == before + 1 && rows(honest) == rows(peer) }
+            return synced && rows(peer).prefix(2) == ["milk", "eggs"]
+                && honest.statistics.connectionsAuthenticated == 1
         }
     }
 
@@ -68,7 +82,7 @@ struct TCPFaultTests {
     @Test(arguments: rawCases)
     func badBytesCloseTheConnection(_ testCase: Case) throws {
         let server = try Server()
-        defer { server.peer.stop() }
+        defer { server.stop() }
         let client = try RawClient(server.endpoint)
         let start = ContinuousClock.now
         client.send(testCase.bytes)
@@ -76,33 +90,46 @@ struct TCPFaultTests {
         #expect(client.waitForClose(timeout: .seconds(3)))
         #expect(ContinuousClock.now - start < .seconds(3))
         #expect(server.closed(withCode: testCase.code), "\(server.recorder.lines)")
-        #expect(try server.isHealthy())
+        #expect(server.isHealthy())
     }
 
     @Test func wrongSecretIsRejected() throws {
         let server = try Server()
-        defer { server.peer.stop() }
+        defer { server.stop() }
         let intruder = try RawPeer(
             server.endpoint, settings: SyncSettings(document: "groceries", secret: Array(repeating: 1, count: 32)))
         #expect(intruder.handshake() == .closedByPeer(code: 7, reason: SyncError.authenticationFailed.description))
         #expect(server.closed(withCode: 7))
         #expect(intruder.node.replica.isEmpty)
-        #expect(try server.isHealthy())
+        #expect(server.isHealthy())
+    }
+
+    /// Bytes recorded from an honest peer's session, replayed on a new connection, fail authentication.
+    @Test func replayedSessionIsRejected() throws {
+        let server = try Server()
+        defer { server.stop() }
+        let recorded = try RawPeer(server.endpoint, replica: 0xFEED)
+        #expect(recorded.handshake() == nil)
+        let replay = try RawClient(server.endpoint)
+        replay.send(recorded.sent)
+        #expect(replay.waitForClose(timeout: .seconds(3)))
+        #expect(server.closed(withCode: 7))
+        #expect(server.isHealthy())
     }
 
     @Test func wrongDocumentIsRejected() throws {
         let server = try Server()
-        defer { server.peer.stop() }
+        defer { server.stop() }
         let stranger = try RawPeer(
             server.endpoint, settings: SyncSettings(document: "other", secret: SyncSettings.test.secret))
         #expect(stranger.handshake() == .closedByPeer(code: 6, reason: SyncError.wrongDocument.description))
         #expect(server.closed(withCode: 6))
-        #expect(try server.isHealthy())
+        #expect(server.isHealthy())
     }
 
     @Test func flippedBitFailsTheTagCheck() throws {
         let server = try Server()
-        defer { server.peer.stop() }
+        defer { server.stop() }
         let peer = try RawPeer(server.endpoint)
         #expect(peer.handshake() == nil)
         peer.node.edit { $0.append("tampered") }
@@ -111,7 +138,7 @@ struct TCPFaultTests {
         peer.client.send(frame)
         #expect(peer.client.waitForClose(timeout: .seconds(3)))
         #expect(server.closed(withCode: 8))
-        #expect(try server.isHealthy())
+        #expect(server.isHealthy())
     }
 
     /// A peer that stops reading: the server's queue stays bounded (it falls back to a resync) and the
@@ -120,7 +147,7 @@ struct TCPFaultTests {
         var settings = SyncSettings.test
         settings.outboxByteLimit = 64 << 10
         let server = try Server(settings: settings)
-        defer { server.peer.stop() }
+        defer { server.stop() }
         let peer = try RawPeer(server.endpoint, receiveBufferBytes: 4096)
         #expect(peer.handshake() == nil)
         let padding = String(repeating: "x", count: 20_000)
@@ -134,12 +161,13 @@ struct TCPFaultTests {
         #expect(server.closed(withCode: 13))
         #expect(server.peer.statistics.resyncs >= 1)
         #expect(server.peer.read { $0.count } == 302)
+        #expect(server.isHealthy())
     }
 
     /// One byte at a time (slowloris) before authentication: the handshake deadline closes it.
     @Test func slowlorisBeforeTheHandshakeIsClosed() throws {
         let server = try Server()
-        defer { server.peer.stop() }
+        defer { server.stop() }
         let client = try RawClient(server.endpoint)
         let hello = SyncMessage.hello(
             Hello(
@@ -152,13 +180,13 @@ struct TCPFaultTests {
         }
         #expect(ContinuousClock.now - start < .seconds(3))
         #expect(server.closed(withCode: 11))
-        #expect(try server.isHealthy())
+        #expect(server.isHealthy())
     }
 
     /// One byte at a time after authentication: no complete frame arrives, so the idle deadline closes it.
     @Test func slowlorisAfterTheHandshakeIsClosed() throws {
         let server = try Server()
-        defer { server.peer.stop() }
+        defer { server.stop() }
         let peer = try RawPeer(server.endpoint)
         #expect(peer.handshake() == nil)
         peer.node.queueHeartbeat(on: RawPeer.connection)
@@ -171,13 +199,13 @@ struct TCPFaultTests {
         #expect(closed)
         #expect(ContinuousClock.now - start < .seconds(4))
         #expect(server.closed(withCode: 12))
-        #expect(try server.isHealthy())
+        #expect(server.isHealthy())
     }
 
     /// Fifty concurrent connections, forty-five of them hostile: the five honest peers converge.
     @Test func honestPeersConvergeAmongManyMaliciousConnections() throws {
         let server = try Server()
-        defer { server.peer.stop() }
+        defer { server.stop() }
         var hostile: [RawClient] = []
         var intruders: [RawPeer] = []
         for index in 0..<15 {
@@ -197,6 +225,7 @@ struct TCPFaultTests {
         for intruder in intruders { _ = intruder.handshake(timeout: .milliseconds(500)) }
         for (index, peer) in honest.enumerated() { peer.edit { $0.append("honest \(index)") } }
         #expect(waitUntil { honest.allSatisfy { rows($0).count == 7 && rows($0) == rows(server.peer) } })
+        #expect(server.isHealthy())
         #expect(waitUntil { server.recorder.lines.count { $0.contains("closed: error") } >= 45 })
         #expect(hostile.count + intruders.count + honest.count == 50)
     }

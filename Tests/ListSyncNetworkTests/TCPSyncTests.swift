@@ -82,7 +82,7 @@ struct TCPSyncTests {
         #expect(
             await eventually { Set(peers.map(rows)).count == 1 && peers.allSatisfy { $0.liveConnectionCount == 2 } })
         let expected = ReplicatedList<String>(replicaID: ReplicaID(99))
-        for peer in peers { try peer.read { try expected.merge($0.changes(since: VersionVector())) } }
+        for peer in peers { _ = try peer.read { try expected.merge($0.changes(since: VersionVector())) } }
         #expect(rows(peers[0]) == expected.map(\.value))
         for peer in peers {
             peer.read { list in

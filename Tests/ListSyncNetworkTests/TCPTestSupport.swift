@@ -136,6 +136,8 @@ final class RawPeer {
     let node: SyncNode<ReplicatedList<String>>
     /// The node's name for the connection.
     static let connection = ConnectionID(1)
+    /// Every byte sent so far.
+    private(set) var sent: [UInt8] = []
 
     /// Connects to `endpoint` with `settings`.
     init(
@@ -150,7 +152,7 @@ final class RawPeer {
     func handshake(timeout: Duration = .seconds(5)) -> SyncError? {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline && !node.isAuthenticated(Self.connection) {
-            client.send(node.output(for: Self.connection, limit: .max))
+            send(node.output(for: Self.connection, limit: .max))
             guard let bytes = client.receive(timeout: .milliseconds(50)) else { return .connectionClosed }
             do {
                 try node.receive(bytes, on: Self.connection)
@@ -159,13 +161,20 @@ final class RawPeer {
             }
         }
         guard node.isAuthenticated(Self.connection) else { return .handshakeTimeout }
-        client.send(node.output(for: Self.connection, limit: .max))
+        send(node.output(for: Self.connection, limit: .max))
         return nil
     }
 
     /// Sends a HEARTBEAT (a peer that writes but never reads); false when the server closed.
     func sendHeartbeat() -> Bool {
         node.queueHeartbeat(on: Self.connection)
-        return client.send(node.output(for: Self.connection, limit: .max))
+        return send(node.output(for: Self.connection, limit: .max))
+    }
+
+    /// Sends and records bytes; false when the server closed.
+    @discardableResult
+    func send(_ bytes: [UInt8]) -> Bool {
+        sent += bytes
+        return client.send(bytes)
     }
 }
