@@ -104,6 +104,15 @@ struct HandshakeTests {
         #expect(first != second)
     }
 
+    /// Before authentication frames are small, so an unauthenticated peer cannot make one buffer much.
+    @Test func largeFrameBeforeAuthenticationIsRejected() {
+        var pair = NodePair()
+        _ = pair.takeFromInitiator()
+        #expect(throws: SyncError.frameTooLarge(length: 2000, limit: SyncProtocol.maximumHandshakeFrameByteCount)) {
+            try pair.responder.receive(Framing.lengthPrefix(2000) + [1], on: NodePair.responderConnection)
+        }
+    }
+
     @Test func unknownVersionIsRejected() {
         var pair = NodePair()
         var hello = pair.takeFromInitiator()

@@ -44,7 +44,7 @@ struct SecureChannel {
         self.role = role
         self.settings = settings
         self.hello = Hello(version: SyncProtocol.version, replica: replica, nonce: nonce, document: settings.document)
-        self.framing = Framing(maximumFrameByteCount: settings.maximumFrameByteCount)
+        self.framing = Framing(maximumFrameByteCount: SyncProtocol.maximumHandshakeFrameByteCount)
         if role == .initiator { sendHandshake(.hello(hello)) }
     }
 
@@ -146,6 +146,7 @@ struct SecureChannel {
                 ? (keys.initiatorToResponder, keys.responderToInitiator)
                 : (keys.responderToInitiator, keys.initiatorToResponder)
             phase = .established(sending: FrameCipher(key: outgoing), receiving: FrameCipher(key: incoming))
+            framing.maximumFrameByteCount = settings.maximumFrameByteCount
             return .authenticated(peer)
         default:
             throw .unexpectedMessage(type: message.type.rawValue, phase: "in the handshake")

@@ -2,6 +2,7 @@
 public enum SyncProtocol {
     /// The protocol version this implementation speaks.
     public static let version: UInt64 = 1
-    /// Bytes of the big-endian length that starts every frame.
-    static let lengthPrefixByteCount = 4
+    /// The largest frame accepted before authentication (a HELLO body is at most 303 bytes), so that
+    /// unauthenticated connections cannot make a peer buffer much.
+    public static let maximumHandshakeFrameByteCount = 1024
 }

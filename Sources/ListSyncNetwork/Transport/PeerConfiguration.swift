@@ -25,6 +25,8 @@ public struct PeerConfiguration: Sendable {
     /// Connections beyond this many are closed right after accept.
     public var maximumConnections = 256
     /// Receives one line per event (listening, connected, closed with its error code, reconnecting).
+    ///
+    /// Called on the peer's thread with its lock held: it must not call the peer.
     public var log: @Sendable (String) -> Void = { line in
         let bytes = Array((line + "\n").utf8)
         _ = bytes.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }

@@ -1,7 +1,7 @@
 /// Splits a byte stream into frames: a 4-byte big-endian length, then that many bytes (Protocol.md section 2.2).
 struct Framing {
     /// The largest accepted frame length.
-    let maximumFrameByteCount: Int
+    var maximumFrameByteCount: Int
     /// Received bytes not yet consumed.
     private var buffer: [UInt8] = []
     /// Index of the first unconsumed byte in `buffer`.
