@@ -138,6 +138,7 @@ struct SyncNodeTests {
             return
         }
         victim.close(ConnectionID(1000), because: try #require(failure))
+        #expect(victim.connections == [ConnectionID(2)])
         #expect(network.rows[1] == ["kept"])
         network.nodes[1].edit { $0.append("still syncing") }
         network.runUntilQuiet()

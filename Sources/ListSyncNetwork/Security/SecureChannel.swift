@@ -7,7 +7,7 @@ import ListSyncCrypto
 /// sent; afterwards every frame is sealed with the key of its direction (Protocol.md sections 2.5 to 2.7).
 struct SecureChannel {
     /// What the channel has to report after consuming bytes.
-    enum Event: Equatable {
+    enum Event {
         /// The handshake succeeded; the peer is this replica.
         case authenticated(ReplicaID)
         /// An authenticated message arrived.

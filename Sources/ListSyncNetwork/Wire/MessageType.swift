@@ -1,5 +1,5 @@
 /// The type byte that starts every frame body (Protocol.md section 2.4).
-enum MessageType: UInt8, Sendable, CaseIterable {
+enum MessageType: UInt8, Sendable {
     /// Plaintext: opens the handshake.
     case hello = 0x01
     /// Plaintext: the handshake proof.
