@@ -6,7 +6,7 @@ import ListSync
 /// ``receive(_:on:)``, writes what ``output(for:limit:)`` returns, and calls ``close(_:because:)`` on
 /// error or end of stream. The node runs the handshake, sends each peer what it lacks after their version
 /// vectors are exchanged, streams local changes live, relays what peers send to the other peers once, and
-/// bounds each connection's queue (Protocol.md section 2.9). It does no I/O and reads no clock.
+/// bounds each connection's queue (Protocol.md section 2.7). It does no I/O and reads no clock.
 /// Not thread-safe: keep it inside one actor or lock.
 public final class SyncNode<Replica: SyncReplica> {
     /// The replica being synced.
