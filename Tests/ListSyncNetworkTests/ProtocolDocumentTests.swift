@@ -12,7 +12,7 @@ struct ProtocolDocumentTests {
         let document = try String(contentsOf: Self.root.appendingPathComponent("Protocol.md"), encoding: .utf8)
         let contained = document.contains("```\n" + dump + "\n```")
         if !contained, ProcessInfo.processInfo.environment["LISTSYNC_PRINT_DUMP"] != nil { print(dump) }
-        #expect(contained, "Protocol.md section 2.11 is stale; LISTSYNC_PRINT_DUMP=1 prints the current dump")
+        #expect(contained, "Protocol.md section 2.10 is stale; LISTSYNC_PRINT_DUMP=1 prints the current dump")
     }
 
     @Test func sessionIsDeterministic() throws {

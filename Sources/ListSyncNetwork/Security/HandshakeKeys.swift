@@ -2,7 +2,7 @@ import ListSyncCrypto
 
 /// The proofs and per-direction frame keys of one connection, derived from the secret and both HELLOs.
 ///
-/// See Protocol.md section 2.6: HKDF-SHA256 with both nonces as salt, HMAC-SHA256 over the transcript.
+/// See Protocol.md section 2.5: HKDF-SHA256 with both nonces as salt, HMAC-SHA256 over the transcript.
 struct HandshakeKeys {
     /// Bytes in an AUTH proof.
     static let proofByteCount = 32

@@ -4,7 +4,7 @@ import ListSyncCrypto
 /// One connection's handshake, framing and encryption: bytes in, authenticated messages out (no I/O).
 ///
 /// Before authentication only HELLO, AUTH and CLOSE frames are accepted and nothing about the document is
-/// sent; afterwards every frame is sealed with the key of its direction (Protocol.md sections 2.5 to 2.7).
+/// sent; afterwards every frame is sealed with the key of its direction (Protocol.md sections 2.4 to 2.6).
 struct SecureChannel {
     /// What the channel has to report after consuming bytes.
     enum Event {

@@ -1,4 +1,4 @@
-/// The type byte that starts every frame body (Protocol.md section 2.4).
+/// The type byte that starts every frame body (Protocol.md section 2.3).
 enum MessageType: UInt8, Sendable {
     /// Plaintext: opens the handshake.
     case hello = 0x01

@@ -1,6 +1,6 @@
 import ListSync
 
-/// One message of the sync protocol, as carried in one frame body (Protocol.md section 2.4).
+/// One message of the sync protocol, as carried in one frame body (Protocol.md section 2.3).
 enum SyncMessage: Hashable, Sendable {
     /// Opens the handshake.
     case hello(Hello)

@@ -1,6 +1,6 @@
 import ListSync
 
-/// The wire encoding of a version vector (Protocol.md section 2.4).
+/// The wire encoding of a version vector (Protocol.md section 2.1).
 extension VersionVector {
     /// Writes `count` varint, then per replica in increasing order its ID (u64) and counter (varint, at least 1).
     func write(to writer: inout WireWriter) {
