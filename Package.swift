@@ -17,8 +17,7 @@ let package = Package(
         .target(name: "ListSyncCrypto", path: "Sources/ListSyncCrypto"),
         // Benchmarks: calls the library from its own module, as an app would.
         .executableTarget(
-            name: "listsync-bench", dependencies: ["ListSync", "ListSyncCrypto", "ListSyncNetwork"],
-            path: "Sources/listsync-bench"),
+            name: "listsync-bench", dependencies: ["ListSync", "ListSyncCrypto", "ListSyncNetwork"], path: "Sources/listsync-bench"),
         // Sync over TCP: a transport-free sync core (handshake, anti-entropy, relay) and a BSD-socket adapter.
         .target(name: "ListSyncNetwork", dependencies: ["ListSync", "ListSyncCrypto"]),
         // Seeded random generators and reference models shared by the test targets.
