@@ -6,6 +6,7 @@ let package = Package(
     products: [
         .library(name: "ListSync", targets: ["ListSync"]),
         .library(name: "ListSyncStore", targets: ["ListSyncStore"]),
+        .library(name: "ListSyncNetwork", targets: ["ListSyncNetwork"]),
         .executable(name: "syncdemo", targets: ["syncdemo"]),
     ],
     targets: [
@@ -19,12 +20,15 @@ let package = Package(
         .target(name: "ListSyncCrypto", path: "Sources/ListSyncCrypto"),
         // Benchmarks: calls the library from its own module, as an app would.
         .executableTarget(
-            name: "listsync-bench", dependencies: ["ListSync", "ListSyncCrypto", "ListSyncStore"],
+            name: "listsync-bench", dependencies: ["ListSync", "ListSyncCrypto", "ListSyncStore", "ListSyncNetwork"],
             path: "Sources/listsync-bench"),
+        // Sync over TCP: a transport-free sync core (handshake, anti-entropy, relay) and a BSD-socket adapter.
+        .target(name: "ListSyncNetwork", dependencies: ["ListSync", "ListSyncCrypto"]),
         // Seeded random generators and reference models shared by the test targets.
         .target(name: "TestSupport", dependencies: ["ListSync"], path: "Tests/TestSupport"),
         .testTarget(name: "ListSyncTests", dependencies: ["ListSync", "TestSupport"]),
         .testTarget(name: "ListSyncCryptoTests", dependencies: ["ListSyncCrypto", "ListSync"]),
+        .testTarget(name: "ListSyncNetworkTests", dependencies: ["ListSyncNetwork", "ListSync", "TestSupport"]),
         // Opens a store and edits it until killed; the crash tests launch it (a dependency, so it is built).
         .executableTarget(
             name: "StoreCrashWorker", dependencies: ["ListSyncStore", "ListSync", "TestSupport"],

@@ -24,6 +24,7 @@ let usage = """
       all [--markdown]        every workload at N = 100,000 and the trace ../shared/traces/automerge-paper.json.gz
       crypto                  SHA-256, HMAC-SHA256, ChaCha20, Poly1305 and ChaCha20-Poly1305 throughput
       store [options]         durable storage: commits/s (always, batched), open time, snapshot bytes/row
+      network [OPS]           3 and 5 peers converging over loopback after OPS edits each (10000), live throughput
 
     OPTIONS:
       --repeat R              timed runs per workload; the median is reported (default 5)
@@ -122,6 +123,9 @@ func runWorkload(_ options: Options) throws -> [JSONObject] {
         ]
     case "all":
         return try AllBenchmarks.run(options)
+    case "network":
+        try NetworkBenchmark.run(arguments: options.positional.dropFirst())
+        return []
     default:
         throw UsageError(name.isEmpty ? "missing workload" : "unknown workload '\(name)'")
     }

@@ -1,0 +1,155 @@
+import ListSync
+import ListSyncCrypto
+
+/// One connection's handshake, framing and encryption: bytes in, authenticated messages out (no I/O).
+///
+/// Before authentication only HELLO, AUTH and CLOSE frames are accepted and nothing about the document is
+/// sent; afterwards every frame is sealed with the key of its direction (Protocol.md sections 2.4 to 2.6).
+struct SecureChannel {
+    /// What the channel has to report after consuming bytes.
+    enum Event {
+        /// The handshake succeeded; the peer is this replica.
+        case authenticated(ReplicaID)
+        /// An authenticated message arrived.
+        case message(SyncMessage)
+    }
+
+    /// Handshake progress.
+    private enum Phase {
+        case awaitingHello
+        case awaitingAuth(HandshakeKeys, peer: ReplicaID)
+        case established(sending: FrameCipher, receiving: FrameCipher)
+    }
+
+    /// This side's role.
+    let role: ConnectionRole
+    /// Shared settings: document, secret, limits.
+    private let settings: SyncSettings
+    /// This side's HELLO.
+    private let hello: Hello
+    /// Incoming frames.
+    private var framing: Framing
+    /// Where the handshake is.
+    private var phase = Phase.awaitingHello
+    /// This side's HELLO body, and the peer's once received (initiator's first).
+    private var transcript: [[UInt8]] = []
+    /// Complete frames consumed so far (a transport's liveness signal: bytes alone may be a slowloris).
+    private(set) var framesReceived = 0
+    /// Handshake bytes waiting to be sent.
+    private(set) var pendingHandshakeBytes: [UInt8] = []
+
+    /// A channel for `replica` with a fresh `nonce` of ``Hello/nonceByteCount`` bytes.
+    init(role: ConnectionRole, replica: ReplicaID, settings: SyncSettings, nonce: [UInt8]) {
+        precondition(nonce.count == Hello.nonceByteCount, "a nonce has \(Hello.nonceByteCount) bytes")
+        self.role = role
+        self.settings = settings
+        self.hello = Hello(version: SyncProtocol.version, replica: replica, nonce: nonce, document: settings.document)
+        self.framing = Framing(maximumFrameByteCount: SyncProtocol.maximumHandshakeFrameByteCount)
+        if role == .initiator { sendHandshake(.hello(hello)) }
+    }
+
+    /// Whether the handshake has succeeded.
+    var isAuthenticated: Bool {
+        if case .established = phase { return true }
+        return false
+    }
+
+    /// Bytes received and not yet part of a complete frame, and the length of the frame they start.
+    var partialFrame: (received: Int, expected: Int)? {
+        guard framing.bufferedByteCount > 0 else { return nil }
+        return (framing.bufferedByteCount, 4 + (framing.announcedLength ?? 0))
+    }
+
+    /// Hands over the handshake bytes to send.
+    mutating func takeHandshakeBytes() -> [UInt8] {
+        defer { pendingHandshakeBytes = [] }
+        return pendingHandshakeBytes
+    }
+
+    /// Appends received bytes; call ``nextEvent()`` until it returns nil.
+    mutating func receive(_ bytes: some Collection<UInt8>) { framing.append(bytes) }
+
+    /// Consumes the next complete frame; throws when the peer misbehaves (the connection must then close).
+    mutating func nextEvent() throws(SyncError) -> Event? {
+        while let (prefix, sealed) = try framing.nextFrame() {
+            framesReceived += 1
+            switch phase {
+            case .established(let sending, var receiving):
+                let body = try receiving.open(prefix: prefix, sealed: sealed)
+                phase = .established(sending: sending, receiving: receiving)
+                let message = try SyncMessage(decoding: body[...])
+                switch message {
+                case .hello, .auth: throw .unexpectedMessage(type: message.type.rawValue, phase: "established")
+                case .close(let code, let reason): throw .closedByPeer(code: code, reason: reason)
+                default: return .message(message)
+                }
+            case .awaitingHello, .awaitingAuth:
+                if let event = try handshake(SyncMessage(decoding: sealed), body: Array(sealed)) { return event }
+            }
+        }
+        return nil
+    }
+
+    /// Seals a message for the peer; only after authentication.
+    mutating func seal(_ message: SyncMessage) -> [UInt8] {
+        guard case .established(var sending, let receiving) = phase else {
+            preconditionFailure("sealing a message before the handshake")
+        }
+        let frame = sending.seal(message.encoded())
+        phase = .established(sending: sending, receiving: receiving)
+        return frame
+    }
+
+    /// The CLOSE frame telling the peer why: plaintext during the handshake, sealed after.
+    mutating func closeFrame(for error: SyncError) -> [UInt8] {
+        let message = SyncMessage.close(code: error.code, reason: error.description)
+        if isAuthenticated { return seal(message) }
+        let body = message.encoded()
+        return Framing.lengthPrefix(body.count) + body
+    }
+
+    /// Queues a plaintext handshake message, remembering its body for the transcript.
+    private mutating func sendHandshake(_ message: SyncMessage) {
+        let body = message.encoded()
+        if case .hello = message { transcript.append(body) }
+        pendingHandshakeBytes += Framing.lengthPrefix(body.count) + body
+    }
+
+    /// Advances the handshake with one plaintext message.
+    private mutating func handshake(_ message: SyncMessage, body: [UInt8]) throws(SyncError) -> Event? {
+        switch (phase, message) {
+        case (_, .close(let code, let reason)):
+            throw .closedByPeer(code: code, reason: reason)
+        case (.awaitingHello, .hello(let peer)):
+            guard peer.document == settings.document else { throw .wrongDocument }
+            guard peer.replica != hello.replica else { throw .selfConnection }
+            if role == .responder {
+                sendHandshake(.hello(hello))
+                transcript.insert(body, at: 0)
+            } else {
+                transcript.append(body)
+            }
+            let initiator = role == .initiator ? hello : peer
+            let responder = role == .initiator ? peer : hello
+            let keys = HandshakeKeys(
+                secret: settings.secret, initiatorHello: initiator, initiatorBody: transcript[0],
+                responderHello: responder, responderBody: transcript[1])
+            if role == .initiator { sendHandshake(.auth(proof: keys.initiatorProof)) }
+            phase = .awaitingAuth(keys, peer: peer.replica)
+            return nil
+        case (.awaitingAuth(let keys, let peer), .auth(let proof)):
+            let expected = role == .initiator ? keys.responderProof : keys.initiatorProof
+            guard ConstantTime.isEqual(proof, expected) else { throw .authenticationFailed }
+            if role == .responder { sendHandshake(.auth(proof: keys.responderProof)) }
+            let (outgoing, incoming) =
+                role == .initiator
+                ? (keys.initiatorToResponder, keys.responderToInitiator)
+                : (keys.responderToInitiator, keys.initiatorToResponder)
+            phase = .established(sending: FrameCipher(key: outgoing), receiving: FrameCipher(key: incoming))
+            framing.maximumFrameByteCount = settings.maximumFrameByteCount
+            return .authenticated(peer)
+        default:
+            throw .unexpectedMessage(type: message.type.rawValue, phase: "in the handshake")
+        }
+    }
+}

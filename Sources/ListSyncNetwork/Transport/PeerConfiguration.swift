@@ -1,0 +1,37 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Everything a ``SyncPeer`` needs besides its replica: the document's settings, timeouts and the log.
+public struct PeerConfiguration: Sendable {
+    /// Document, secret and limits of the sync core.
+    public var sync: SyncSettings
+    /// Time for a connection to complete its handshake after it is accepted or connected.
+    public var handshakeTimeout: Duration = .seconds(5)
+    /// Time for a non-blocking connect to succeed.
+    public var connectTimeout: Duration = .seconds(5)
+    /// Time without a complete frame after which a connection is closed (the peer sends heartbeats).
+    public var idleTimeout: Duration = .seconds(30)
+    /// A HEARTBEAT is sent after this long without sending anything.
+    public var heartbeatInterval: Duration = .seconds(10)
+    /// Time queued bytes may make no progress (the peer stopped reading) before the connection is closed.
+    public var writeTimeout: Duration = .seconds(30)
+    /// The first reconnect delay; doubled per failure with jitter up to ``reconnectMaximumDelay``.
+    public var reconnectInitialDelay: Duration = .milliseconds(250)
+    /// The largest reconnect delay.
+    public var reconnectMaximumDelay: Duration = .seconds(30)
+    /// Connections beyond this many are closed right after accept.
+    public var maximumConnections = 256
+    /// Receives one line per event (listening, connected, closed with its error code, reconnecting).
+    ///
+    /// Called on the peer's thread with its lock held: it must not call the peer.
+    public var log: @Sendable (String) -> Void = { line in
+        let bytes = Array((line + "\n").utf8)
+        _ = bytes.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
+    }
+
+    /// A configuration with the default timeouts.
+    public init(sync: SyncSettings) { self.sync = sync }
+}

@@ -1,0 +1,202 @@
+import ListSync
+import ListSyncCrypto
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The state of a ``SyncPeer``'s event loop: the sync node, listeners, connections and dials.
+///
+/// Lives inside the peer's mutex; every method runs with the lock held and never blocks (sockets are
+/// non-blocking; `poll` is called outside the lock).
+final class PeerLoop<Replica: SyncReplica> {
+    /// Where a polled descriptor belongs.
+    enum PollTarget {
+        case wake
+        case listener(Int)
+        case connection(ConnectionID)
+    }
+
+    /// A remote endpoint this peer keeps connected to.
+    struct Dial {
+        /// Delays between attempts.
+        var backoff: Backoff
+        /// The next attempt, when not connected.
+        var nextAttempt: ContinuousClock.Instant
+        /// The connection, while one is open.
+        var connection: ConnectionID?
+    }
+
+    /// Bytes pulled from the node per connection before writing, and read per `read` call.
+    static var chunkByteCount: Int { 1 << 16 }
+
+    /// The sync core.
+    let node: SyncNode<Replica>
+    /// Timeouts, limits and the log.
+    let configuration: PeerConfiguration
+    /// Interrupts `poll`.
+    let wakePipe: WakePipe
+    /// Listening sockets and their endpoints.
+    var listeners: [(socket: Socket, endpoint: Endpoint)] = []
+    /// Open connections.
+    var connections: [ConnectionID: TCPConnection] = [:]
+    /// Endpoints to keep connected to.
+    var dials: [Endpoint: Dial] = [:]
+    /// The next connection number.
+    var nextConnectionNumber = 1
+    /// Jitter for reconnect delays.
+    var random = SystemRandomNumberGenerator()
+    /// Set by ``SyncPeer/stop()``.
+    var isStopping = false
+    /// What each descriptor of the last poll set belongs to.
+    private var pollTargets: [PollTarget] = []
+    /// Reused read buffer.
+    private var readBuffer = [UInt8](repeating: 0, count: chunkByteCount)
+
+    /// A loop for `node`.
+    init(node: SyncNode<Replica>, configuration: PeerConfiguration, wakePipe: WakePipe) {
+        self.node = node
+        self.configuration = configuration
+        self.wakePipe = wakePipe
+    }
+
+    /// Interrupts `poll` so that queued work is done now; does nothing once stopping (the pipe may be closed).
+    func wake() {
+        if !isStopping { wakePipe.wake() }
+    }
+
+    /// Writes a log line prefixed with this replica.
+    func log(_ message: String) { configuration.log("listsync[\(node.replicaID)] \(message)") }
+
+    /// The descriptors to poll and their events.
+    func pollSet() -> [pollfd] {
+        pollTargets = [.wake]
+        var descriptors = [pollfd(fd: wakePipe.readEnd, events: Int16(POLLIN), revents: 0)]
+        for (index, listener) in listeners.enumerated() {
+            descriptors.append(pollfd(fd: listener.socket.descriptor, events: Int16(POLLIN), revents: 0))
+            pollTargets.append(.listener(index))
+        }
+        for (id, connection) in connections {
+            let writable = connection.isConnecting || connection.pendingByteCount > 0
+            let events = connection.isConnecting ? Int16(POLLOUT) : Int16(POLLIN) | (writable ? Int16(POLLOUT) : 0)
+            descriptors.append(pollfd(fd: connection.socket.descriptor, events: events, revents: 0))
+            pollTargets.append(.connection(id))
+        }
+        return descriptors
+    }
+
+    /// Handles what `poll` reported, then writes, checks timers and starts due dials.
+    func handle(_ descriptors: [pollfd], now: ContinuousClock.Instant) {
+        for (descriptor, target) in zip(descriptors, pollTargets) where descriptor.revents != 0 {
+            switch target {
+            case .wake:
+                wakePipe.drain()
+            case .listener(let index):
+                if index < listeners.count { acceptAll(from: listeners[index].socket, now: now) }
+            case .connection(let id):
+                guard let connection = connections[id] else { continue }
+                if connection.isConnecting { finishConnect(connection, now: now) } else { read(connection, now: now) }
+            }
+        }
+        node.publishLocalChanges()
+        for id in connections.keys.sorted() { pump(id, now: now) }
+        checkTimers(now: now)
+        startDueDials(now: now)
+    }
+
+    /// Reads what is available and feeds it to the node.
+    private func read(_ connection: TCPConnection, now: ContinuousClock.Instant) {
+        for _ in 0..<8 {
+            let count: Int?
+            do {
+                count = try connection.socket.readAvailable(into: &readBuffer)
+            } catch {
+                return close(connection, because: .socket(error), now: now)
+            }
+            guard let count else { return }
+            guard count > 0 else {
+                let partial = node.partialFrame(on: connection.id)
+                let error = partial.map { SyncError.truncatedFrame(received: $0.received, expected: $0.expected) }
+                return close(connection, because: error ?? .connectionClosed, now: now)
+            }
+            do {
+                if let peer = try node.receive(readBuffer[..<count], on: connection.id) {
+                    authenticated(connection, peer: peer, now: now)
+                }
+            } catch {
+                return close(connection, because: error, now: now)
+            }
+            let frames = node.framesReceived(on: connection.id)
+            if frames != connection.framesSeen {
+                connection.framesSeen = frames
+                connection.lastFrameAt = now
+            }
+            if count < readBuffer.count { return }
+        }
+    }
+
+    /// Records a completed handshake.
+    private func authenticated(_ connection: TCPConnection, peer: ReplicaID, now: ContinuousClock.Instant) {
+        connection.peer = peer
+        connection.lastFrameAt = now
+        if let dial = connection.dial { dials[dial]?.backoff.reset() }
+        log("\(connection.label) authenticated")
+    }
+
+    /// Moves the node's output for connection `id` to its socket, and queues a heartbeat when quiet.
+    func pump(_ id: ConnectionID, now: ContinuousClock.Instant) {
+        guard let connection = connections[id], !connection.isConnecting else { return }
+        if connection.pendingByteCount == 0 && node.isAuthenticated(id)
+            && now - connection.lastSentAt >= configuration.heartbeatInterval
+        {
+            node.queueHeartbeat(on: id)
+        }
+        while connection.pendingByteCount < Self.chunkByteCount && node.hasOutput(for: id) {
+            connection.queue(node.output(for: id, limit: Self.chunkByteCount), now: now)
+        }
+        do {
+            try connection.flush(now: now)
+        } catch {
+            close(connection, because: .socket(error), now: now)
+        }
+    }
+
+    /// Closes connections whose connect, handshake, idle or write timer ran out.
+    private func checkTimers(now: ContinuousClock.Instant) {
+        for connection in connections.values {
+            let error: SyncError?
+            if connection.isConnecting {
+                let expired = now - connection.startedAt > configuration.connectTimeout
+                error = expired ? .socket(SocketError(errno: ETIMEDOUT, function: "connect")) : nil
+            } else if !node.isAuthenticated(connection.id) {
+                error = now - connection.startedAt > configuration.handshakeTimeout ? .handshakeTimeout : nil
+            } else if now - connection.lastFrameAt > configuration.idleTimeout {
+                error = .idleTimeout
+            } else if connection.pendingByteCount > 0
+                && now - connection.lastWriteProgressAt > configuration.writeTimeout
+            {
+                error = .writeTimeout
+            } else {
+                error = nil
+            }
+            if let error { close(connection, because: error, now: now) }
+        }
+    }
+
+    /// The longest `poll` may wait, in milliseconds: short, so that timers fire on time.
+    var pollTimeoutMilliseconds: Int32 { 50 }
+
+    /// Fresh nonce bytes for a handshake.
+    func freshNonce() throws(SyncError) -> [UInt8] {
+        do {
+            return try SecureRandom.bytes(count: Hello.nonceByteCount)
+        } catch {
+            if case .randomSourceFailure(let code) = error {
+                throw .socket(SocketError(errno: code, function: "getrandom"))
+            }
+            throw .socket(SocketError(errno: EIO, function: "getrandom"))
+        }
+    }
+}

@@ -1,0 +1,134 @@
+import Dispatch
+import Foundation
+import ListSync
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// A replica synced over TCP: listens, dials with reconnect, and runs the sync core on one event-loop thread.
+///
+/// ```swift
+/// let peer = try SyncPeer(replica: ReplicatedList<String>(), configuration: PeerConfiguration(
+///     sync: SyncSettings(document: "groceries", secret: secret)))
+/// let endpoint = try peer.listen(on: Endpoint(host: "0.0.0.0", port: 7000))
+/// peer.connect(to: Endpoint(host: "192.168.1.20", port: 7000))
+/// peer.edit { list in list.append("milk") }   // streamed to every connected peer
+/// peer.stop()
+/// ```
+/// All methods are thread-safe. The replica is only touched under the peer's lock: read and change it
+/// with ``read(_:)`` and ``edit(_:)``, and do not keep a reference to it past their closures.
+public final class SyncPeer<Replica: SyncReplica>: Sendable {
+    /// The loop state, guarded.
+    private let loop: Locked<PeerLoop<Replica>>
+    /// Signalled when the loop thread has ended.
+    private let finished = DispatchSemaphore(value: 0)
+
+    /// Starts a peer for `replica`; it syncs nothing until it listens or connects.
+    ///
+    /// The peer's thread keeps it alive until ``stop()``.
+    /// - Throws: ``SocketError`` when the wake-up pipe cannot be created.
+    public init(replica: Replica, configuration: PeerConfiguration) throws(SocketError) {
+        let node = SyncNode(replica: replica, settings: configuration.sync)
+        loop = Locked(PeerLoop(node: node, configuration: configuration, wakePipe: try WakePipe()))
+        Thread.detachNewThread { [self] in run() }
+    }
+
+    /// Listens on `endpoint` (port 0 picks a free port) and returns the bound endpoint.
+    /// - Throws: ``SocketError`` naming the failed call (`bind` on a port in use, for example).
+    @discardableResult
+    public func listen(on endpoint: Endpoint) throws(SocketError) -> Endpoint {
+        try loop.withLock { loop throws(SocketError) in
+            guard !loop.isStopping else { throw SocketError(errno: ECANCELED, function: "listen (peer stopped)") }
+            let socket = try Socket(for: endpoint)
+            let bound: Endpoint
+            do throws(SocketError) {
+                bound = try socket.bindAndListen(on: endpoint)
+            } catch {
+                socket.close()
+                throw error
+            }
+            loop.listeners.append((socket, bound))
+            loop.log("listening on \(bound)")
+            loop.wake()
+            return bound
+        }
+    }
+
+    /// Keeps a connection to `endpoint` open: dials now, and redials with backoff whenever it closes.
+    public func connect(to endpoint: Endpoint) {
+        loop.withLock { loop in
+            guard loop.dials[endpoint] == nil, !loop.isStopping else { return }
+            let backoff = Backoff(
+                initial: loop.configuration.reconnectInitialDelay, maximum: loop.configuration.reconnectMaximumDelay)
+            loop.dials[endpoint] = PeerLoop.Dial(backoff: backoff, nextAttempt: .now, connection: nil)
+            loop.wake()
+        }
+    }
+
+    /// Stops dialing `endpoint` and closes the connection to it.
+    public func disconnect(from endpoint: Endpoint) {
+        loop.withLock { loop in
+            guard let dial = loop.dials.removeValue(forKey: endpoint) else { return }
+            if let id = dial.connection, let connection = loop.connections[id] {
+                loop.close(connection, because: .shuttingDown, now: .now)
+            }
+        }
+    }
+
+    /// Runs `body` on the replica, then streams what it changed to every connected peer.
+    @discardableResult
+    public func edit<Result: Sendable>(_ body: (Replica) throws -> Result) rethrows -> Result {
+        try loop.withLock { loop in
+            defer { loop.wake() }
+            return try loop.node.edit(body)
+        }
+    }
+
+    /// Runs `body` on the replica without changing it.
+    public func read<Result: Sendable>(_ body: (Replica) throws -> Result) rethrows -> Result {
+        try loop.withLock { loop in try body(loop.node.replica) }
+    }
+
+    /// Counters of the sync core.
+    public var statistics: SyncStatistics { loop.withLock { $0.node.statistics } }
+
+    /// Connections whose handshake and version-vector exchange completed.
+    public var liveConnectionCount: Int { loop.withLock { $0.node.liveConnectionCount } }
+
+    /// Connections open, authenticated or not.
+    public var connectionCount: Int { loop.withLock { $0.connections.count } }
+
+    /// Closes every connection and listener, sends CLOSE to authenticated peers, and ends the loop thread.
+    ///
+    /// Call once when done; later calls return at once.
+    public func stop() {
+        let wasStopping = loop.withLock { loop in
+            defer { loop.isStopping = true }
+            loop.wake()
+            return loop.isStopping
+        }
+        if !wasStopping { finished.wait() }
+    }
+
+    /// The event loop: poll outside the lock, handle events inside it, until stopped.
+    private func run() {
+        while true {
+            let (descriptors, timeout, stopping) = loop.withLock { loop in
+                (loop.pollSet(), loop.pollTimeoutMilliseconds, loop.isStopping)
+            }
+            if stopping { break }
+            var polled = descriptors
+            _ = poll(&polled, nfds_t(polled.count), timeout)
+            let ready = polled
+            loop.withLock { loop in loop.handle(ready, now: .now) }
+        }
+        loop.withLock { loop in
+            loop.shutDown(now: .now)
+            loop.wakePipe.close()
+        }
+        finished.signal()
+    }
+}
