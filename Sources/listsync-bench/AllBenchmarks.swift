@@ -58,9 +58,12 @@ enum AllBenchmarks {
             let apply =
                 result.value("apply_s") != nil
                 ? field(result, "apply_s", scale: 1000, digits: 1)
-                : field(result, "merge_s", scale: 1000, digits: 1) + " (merge)"
+                : result.value("local_apply_s") != nil
+                    ? field(result, "local_apply_s", scale: 1000, digits: 1) + " (local)" : ""
+            let bytes =
+                result.value("snapshot_bytes") ?? result.value("bytes_a_to_b").map { "\($0) (changes, A to B)" } ?? ""
             lines.append(
-                "| \(name) | \(result.value("ops") ?? "") | \(apply) | \(field(result, "ops_per_s")) | \(result.value("snapshot_bytes") ?? "") | "
+                "| \(name) | \(result.value("ops") ?? "") | \(apply) | \(field(result, "ops_per_s")) | \(bytes) | "
                     + "\(field(result, "load_s", scale: 1000, digits: 1)) | \(field(result, "merge_s", scale: 1000, digits: 1)) | "
                     + "\(result.value("rss_delta_bytes_per_row") ?? "") | \(field(result, "key_bytes_avg", digits: 2)) / \(result.value("key_bytes_max") ?? "") | \(correct) |"
             )

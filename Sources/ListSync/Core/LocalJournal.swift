@@ -3,7 +3,7 @@
 /// When a peer lacks only recent local operations (the common case in live sync and for a durable
 /// store logging each change), ``ListCore/updates(since:)`` visits just these rows instead of every row.
 struct LocalJournal {
-    /// How many row touches it remembers.
+    /// How many row touches it remembers at least (up to twice as many between trims).
     static let capacity = 4096
 
     private var entries: [(counters: ClosedRange<UInt64>, rows: [RowID])] = []
@@ -13,9 +13,14 @@ struct LocalJournal {
     mutating func record(_ counters: ClosedRange<UInt64>, rows: [RowID]) {
         entries.append((counters, rows))
         rowCount += rows.count
-        while rowCount > Self.capacity, entries.count > 1 {
-            rowCount -= entries.removeFirst().rows.count
+        // Trim in bulk once twice over capacity, so recording stays O(1) amortized.
+        guard rowCount > 2 * Self.capacity else { return }
+        var dropped = 0
+        while rowCount > Self.capacity && dropped < entries.count - 1 {
+            rowCount -= entries[dropped].rows.count
+            dropped += 1
         }
+        entries.removeFirst(dropped)
     }
 
     /// The rows touched by the operations `counters` (and possibly by later ones), if the journal still
