@@ -29,6 +29,9 @@ enum AllBenchmarks {
         }
         Measurement.progress("concurrent-merge")
         record(try ConcurrentMergeBenchmark.run(rows: size, repeats: options.repeats, seed: options.seed))
+        Measurement.progress("large")
+        record(
+            try LargeListBenchmark.run(rows: 10 * size, operations: size, repeats: options.repeats, seed: options.seed))
         for pattern in KeysBenchmark.patterns {
             record(try KeysBenchmark.run(pattern: pattern, operations: size, seed: options.seed))
         }
@@ -62,8 +65,12 @@ enum AllBenchmarks {
                     ? field(result, "local_apply_s", scale: 1000, digits: 1) + " (local)" : ""
             let bytes =
                 result.value("snapshot_bytes") ?? result.value("bytes_a_to_b").map { "\($0) (changes, A to B)" } ?? ""
+            let rate =
+                result.value("insert_ops_per_s").map {
+                    "insert \($0), move \(result.value("move_ops_per_s") ?? ""), delete \(result.value("delete_ops_per_s") ?? "")"
+                } ?? field(result, "ops_per_s")
             lines.append(
-                "| \(name) | \(result.value("ops") ?? "") | \(apply) | \(field(result, "ops_per_s")) | \(bytes) | "
+                "| \(name) | \(result.value("ops") ?? "") | \(apply) | \(rate) | \(bytes) | "
                     + "\(field(result, "load_s", scale: 1000, digits: 1)) | \(field(result, "merge_s", scale: 1000, digits: 1)) | "
                     + "\(result.value("rss_delta_bytes_per_row") ?? "") | \(field(result, "key_bytes_avg", digits: 2)) / \(result.value("key_bytes_max") ?? "") | \(correct) |"
             )

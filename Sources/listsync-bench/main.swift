@@ -20,6 +20,7 @@ let usage = """
       block-move N K          N/K drags of K contiguous rows on N rows
       random-update N         N value updates on N rows
       concurrent-merge N      N rows; two replicas do N/2 random operations each, then merge both ways
+      large N OPS             on N rows, OPS random single-row inserts, then moves, then deletes, each timed
       keys PATTERN N          key lengths after N operations; PATTERN: \(KeysBenchmark.patterns.joined(separator: ", "))
       all [--markdown]        every workload at N = 100,000 and the trace ../shared/traces/automerge-paper.json.gz
       crypto                  SHA-256, HMAC-SHA256, ChaCha20, Poly1305 and ChaCha20-Poly1305 throughput
@@ -120,6 +121,12 @@ func runWorkload(_ options: Options) throws -> [JSONObject] {
         return [
             try KeysBenchmark.run(
                 pattern: options.positional[1], operations: try options.number(2, "N"), seed: options.seed)
+        ]
+    case "large":
+        return [
+            try LargeListBenchmark.run(
+                rows: try options.number(1, "N"), operations: try options.number(2, "OPS"), repeats: options.repeats,
+                seed: options.seed)
         ]
     case "all":
         return try AllBenchmarks.run(options)
