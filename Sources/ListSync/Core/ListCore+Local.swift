@@ -165,14 +165,15 @@ extension ListCore {
         while lowerIndex >= 0 && isSkipped(lowerIndex) { lowerIndex -= 1 }
         var upperIndex = destination
         while upperIndex < self.count && isSkipped(upperIndex) { upperIndex += 1 }
-        let lower = lowerIndex >= 0 ? record(at: lowerIndex).key : nil
+        let lower = lowerIndex >= 0 ? rows[order.slot(at: lowerIndex)].key : nil
+        var upper = upperIndex < self.count ? rows[order.slot(at: upperIndex)].key : nil
         var displaced: [RowID] = []
-        while upperIndex < self.count, let lower, record(at: upperIndex).key == lower {
-            displaced.append(record(at: upperIndex).id)
+        while let key = upper, key == lower {
+            displaced.append(rows[order.slot(at: upperIndex)].id)
             upperIndex += 1
             while upperIndex < self.count && isSkipped(upperIndex) { upperIndex += 1 }
+            upper = upperIndex < self.count ? rows[order.slot(at: upperIndex)].key : nil
         }
-        let upper = upperIndex < self.count ? record(at: upperIndex).key : nil
         let keys = allocator.allocate(
             count: count + displaced.count, after: lower, before: upper,
             jitter: SplitMix64.mix(replica.rawValue ^ jitterSeed))
