@@ -49,7 +49,7 @@ public final class TableHarness<Element: DragRepresentable & Codable & Equatable
     public func drop(_ items: [DropItem<Element>], at target: DropTarget) throws -> DropResult<Element> {
         let proposal = list.dropProposal(for: items, at: target, policy: policy)
         let result = try list.performDrop(items, proposal: proposal, policy: policy)
-        for change in result.changes { try apply(change) }
+        try apply(result.change)
         return result
     }
 

@@ -1,7 +1,7 @@
 /// What a performed drop did at once, and what is left to load.
 public struct DropResult<Element: DragRepresentable>: Sendable {
-    /// The batches of the drop, to apply in order (the block move, then each block of inserts).
-    public var changes: [ListChange] = []
+    /// The drop's batch: rows moved, rows and placeholders inserted (or the row merged into updated).
+    public var change = ListChange()
     /// Rows of this list that moved, in the order of the items.
     public var movedRows: [RowID] = []
     /// Rows inserted at once (values at hand, data decoded), in the order of the items.

@@ -18,7 +18,8 @@ extension ReplicatedList where Element: DragRepresentable {
     /// before anything changes, so malformed data throws and leaves the list as it was. With the "into"
     /// intent, the item's value is merged into the row at the destination by ``DropPolicy/mergeIntoRow``.
     /// Items nothing can read, and rows deleted meanwhile, are skipped.
-    /// - Returns: the batches, in order, and the placeholders still to load.
+    /// - Returns: the drop's batch (one for the whole drop), the rows it moved and inserted, and the
+    ///   placeholders still to load.
     /// - Throws: ``RepresentationError`` from decoding data at hand; nothing changed then.
     /// - Complexity: O(k log n) for k items.
     public func performDrop(
@@ -32,13 +33,14 @@ extension ReplicatedList where Element: DragRepresentable {
 
         var result = DropResult<Element>()
         let destination = Swift.min(Swift.max(proposal.destination, 0), count)
-        var moving: [Int] = []
+        var moves: [(row: RowID, from: Int)] = []
         for case .move(let row) in plans {
-            if let index = index(forRow: row) { moving.append(index) }
+            guard let index = index(forRow: row) else { continue }
+            moves.append((row, index))
             result.movedRows.append(row)
         }
-        moving.sort()
-        append(move(fromOffsets: IndexSet(moving), toOffset: destination), to: &result)
+        let moving = moves.map(\.from).sorted()
+        move(fromOffsets: IndexSet(moving), toOffset: destination)
         var cursor = destination - moving.lazy.filter { $0 < destination }.count
         var run: [ItemPlan] = []
         for plan in plans {
@@ -51,6 +53,14 @@ extension ReplicatedList where Element: DragRepresentable {
             }
         }
         insertRun(&run, at: &cursor, into: &result)
+        // One batch for the whole drop: rows that are neither moved nor new keep their relative order
+        // (rows displaced from equal keys stay where they are too), so moves and inserts describe it.
+        result.change.moved = moves.compactMap { move in
+            index(forRow: move.row).map { ListChange.Move(from: move.from, to: $0) }
+        }.sorted { $0.from < $1.from }
+        result.change.inserted =
+            (result.insertedRows.compactMap(index(forRow:))
+            + result.pendingLoads.compactMap { placeholderIndex($0.placeholder) }).sorted()
         return result
     }
 
@@ -73,7 +83,7 @@ extension ReplicatedList where Element: DragRepresentable {
         guard case .insert(let dropped)? = plans.first, let merge = policy.mergeIntoRow, indices.contains(index),
             let row = self[index].rowID, let merged = merge(self[index].value, dropped)
         else { return result }
-        append(updateValue(merged, at: index), to: &result)
+        result.change = updateValue(merged, at: index)
         result.updatedRow = row
         return result
     }
@@ -96,12 +106,11 @@ extension ReplicatedList where Element: DragRepresentable {
                 end += 1
             }
             if !values.isEmpty {
-                append(insert(contentsOf: values, at: cursor), to: &result)
+                insert(contentsOf: values, at: cursor)
                 result.insertedRows += (cursor..<(cursor + values.count)).compactMap { self[$0].rowID }
                 cursor += values.count
             } else {
-                let (ids, change) = insertPlaceholders(showing: loads.map(\.2), at: cursor)
-                append(change, to: &result)
+                let ids = insertPlaceholders(showing: loads.map(\.2), at: cursor).ids
                 for (id, load) in zip(ids, loads) {
                     result.pendingLoads.append(.init(placeholder: id, typeIdentifier: load.0, load: load.1))
                 }
@@ -110,9 +119,5 @@ extension ReplicatedList where Element: DragRepresentable {
             start = end
         }
         run.removeAll()
-    }
-
-    private func append(_ change: ListChange, to result: inout DropResult<Element>) {
-        if !change.isEmpty { result.changes.append(change) }
     }
 }
