@@ -98,4 +98,54 @@ struct PlaceholderTests {
         #expect(peer.map(\.value) == ["a", "b", "c"] && restored.map(\.value) == ["a", "b", "c"])
         #expect(peer.pendingCount == 0 && !peer.contains(where: \.isPending))
     }
+
+    /// Replica IDs chosen so that a placeholder of replica 1 and a row replica B inserts concurrently
+    /// into the same gap draw the same jitter (jitter mixes the replica ID, the next counter and, for a
+    /// placeholder, its number), so the two get equal keys: the rare tie, made certain.
+    @Test func aRowWithThePlaceholdersKeyOrdersBeforeItAndDisplacesItLocally() throws {
+        let local = ReplicatedList<String>(replicaID: ReplicaID(1))
+        let peer = ReplicatedList<String>(replicaID: ReplicaID((1 << 32) | 4))
+        local.append(contentsOf: ["a", "b", "c"])
+        try peer.merge(local.changes(since: peer.versionVector))
+        var mirror = BatchMirror(Array(local))
+        let (ids, shown) = local.insertPlaceholders(showing: ["…"], at: 1)
+        try mirror.apply(shown, from: local)
+        peer.insert("x", at: 1)
+        try mirror.apply(local.merge(peer.changes(since: local.versionVector)), from: local)
+        #expect(local.map(\.value) == ["a", "x", "…", "b", "c"])
+        #expect(local.positionKey(at: 1) == local.positionKey(at: 2))  // the tie: rows before placeholders
+
+        // A local insert between the tied row and the placeholder re-keys the placeholder locally.
+        try mirror.apply(local.insert("y", at: 2), from: local)
+        local._checkInvariants()
+        #expect(local.map(\.value) == ["a", "x", "y", "…", "b", "c"])
+        #expect(local.positionKey(at: 2) < local.positionKey(at: 3))
+
+        let (row, commit) = try local.commitPlaceholder(ids[0], value: "z")
+        try mirror.apply(commit, from: local)
+        local._checkInvariants()
+        #expect(local.index(forRow: row) == 3 && local.map(\.value) == ["a", "x", "y", "z", "b", "c"])
+        try peer.merge(local.changes(since: peer.versionVector))
+        #expect(peer.map(\.value) == local.map(\.value) && peer.snapshot() == local.snapshot())
+    }
+
+    @Test func aCommitWhoseKeyTiesWithARowTakesAFreshKeyBetweenItsNeighbours() throws {
+        let local = ReplicatedList<String>(replicaID: ReplicaID(1))
+        let peer = ReplicatedList<String>(replicaID: ReplicaID((1 << 32) | 4))
+        local.append(contentsOf: ["a", "b", "c"])
+        try peer.merge(local.changes(since: peer.versionVector))
+        var mirror = BatchMirror(Array(local))
+        let (ids, shown) = local.insertPlaceholders(showing: ["…"], at: 1)
+        try mirror.apply(shown, from: local)
+        peer.insert("x", at: 1)
+        try mirror.apply(local.merge(peer.changes(since: local.versionVector)), from: local)
+        #expect(local.positionKey(at: 1) == local.positionKey(at: 2))
+        let (row, commit) = try local.commitPlaceholder(ids[0], value: "z")
+        #expect(commit == ListChange(removed: [2], inserted: [2]))
+        try mirror.apply(commit, from: local)
+        local._checkInvariants()
+        #expect(local.index(forRow: row) == 2 && local.positionKey(at: 1) < local.positionKey(at: 2))
+        try peer.merge(local.changes(since: peer.versionVector))
+        #expect(peer.map(\.value) == ["a", "x", "z", "b", "c"] && peer.snapshot() == local.snapshot())
+    }
 }
