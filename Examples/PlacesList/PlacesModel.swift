@@ -43,6 +43,7 @@ final class PlacesModel {
     }
 
     /// Drops `items` before the row at `index`; returns the batch.
+    @discardableResult
     func drop(_ items: [DropItem<String>], at index: Int) throws(RepresentationError) -> ListChange {
         let proposal = placeNames.dropProposal(for: items, at: .gap(index), policy: policy)
         return try placeNames.performDrop(items, proposal: proposal, policy: policy).change
