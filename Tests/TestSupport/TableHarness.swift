@@ -14,8 +14,6 @@ public final class TableHarness<Element: DragRepresentable & Codable & Equatable
     public var selection: Set<Int> = []
     /// The table's rows, as batches left them.
     public private(set) var mirror: BatchMirror<Element>
-    /// The number of batches applied.
-    public private(set) var batchCount = 0
 
     /// A table showing `list`.
     public init(list: ReplicatedList<Element>, policy: DropPolicy<Element>) {
@@ -31,7 +29,6 @@ public final class TableHarness<Element: DragRepresentable & Codable & Equatable
     public func apply(_ change: ListChange) throws {
         list._checkInvariants()
         try mirror.apply(change, from: list)
-        batchCount += 1
     }
 
     /// `tableView(_:itemsForBeginning:at:)`: a drag on the row at `index`.

@@ -19,7 +19,7 @@ public protocol DragRepresentable: Sendable {
 
 extension DragRepresentable {
     /// The first identifier of ``readableTypeIdentifiers`` among `offered`, or nil.
-    /// - Complexity: O(r × o) for r readable and o offered identifiers (both a handful); no allocation.
+    /// - Complexity: O(r × o) for r readable and o offered identifiers (both a handful); builds nothing.
     public static func preferredReadableType(among offered: some Sequence<TypeIdentifier>) -> TypeIdentifier? {
         for readable in readableTypeIdentifiers where offered.contains(readable) { return readable }
         return nil
@@ -54,9 +54,9 @@ public struct Representation: Hashable, Sendable {
 /// Strings travel as UTF-8 plain text.
 extension String: DragRepresentable {
     /// UTF-8 plain text.
-    public static var readableTypeIdentifiers: [TypeIdentifier] { [.utf8PlainText] }
+    public static let readableTypeIdentifiers: [TypeIdentifier] = [.utf8PlainText]
     /// UTF-8 plain text.
-    public static var writableTypeIdentifiers: [TypeIdentifier] { [.utf8PlainText] }
+    public static let writableTypeIdentifiers: [TypeIdentifier] = [.utf8PlainText]
 
     /// Decodes UTF-8 plain text; invalid UTF-8 is malformed.
     public init(data: [UInt8], typeIdentifier: TypeIdentifier) throws(RepresentationError) {

@@ -33,7 +33,7 @@ public struct DropItem<Element: DragRepresentable>: Sendable {
 
     /// Whether `Element` can read the item: values always, data and providers when they offer a
     /// readable identifier.
-    /// - Complexity: O(r × o) for r readable and o offered identifiers; no allocation.
+    /// - Complexity: O(r × o) for r readable and o offered identifiers; builds no collection.
     public var isReadable: Bool {
         switch content {
         case .dragged, .value: true

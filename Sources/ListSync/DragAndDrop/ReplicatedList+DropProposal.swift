@@ -6,7 +6,7 @@ extension ReplicatedList where Element: DragRepresentable {
     /// range, or the item count is not in ``DropPolicy/acceptedItemCounts``; *move* when every item is a
     /// row of this list, else *copy*. Over the middle of a confirmed row, one item at hand is merged
     /// into it when the policy has ``DropPolicy/mergeIntoRow``; otherwise the items go before that row.
-    /// - Complexity: O(k) for k items (times a handful of type identifiers), no allocation.
+    /// - Complexity: O(k) for k items (times a handful of type identifiers); builds no collection.
     public func dropProposal(
         for items: [DropItem<Element>], at target: DropTarget?, policy: DropPolicy<Element>
     ) -> DropProposal {

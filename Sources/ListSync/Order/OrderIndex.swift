@@ -1,5 +1,5 @@
-/// The visible rows in order: a counted B+-tree of row slots, with O(log n) access by index and by
-/// (key, row ID).
+/// The visible rows (and local placeholders) in order: a counted B+-tree of row slots, with O(log n)
+/// access by index and by ``Bound`` (key, then rows before placeholders, then row or placeholder ID).
 ///
 /// Leaves hold slots (indexes into the replica's row table); internal nodes hold, per child, its subtree
 /// size and (for every child but the first) a lower bound of its entries, used to search by key. Bounds

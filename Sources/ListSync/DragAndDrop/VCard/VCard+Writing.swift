@@ -59,9 +59,9 @@ extension VCard {
 /// A card travels as a vCard or as plain text, vCard first.
 extension VCard: DragRepresentable {
     /// vCard, then UTF-8 plain text.
-    public static var readableTypeIdentifiers: [TypeIdentifier] { [.vCard, .utf8PlainText] }
+    public static let readableTypeIdentifiers: [TypeIdentifier] = [.vCard, .utf8PlainText]
     /// vCard, then UTF-8 plain text.
-    public static var writableTypeIdentifiers: [TypeIdentifier] { [.vCard, .utf8PlainText] }
+    public static let writableTypeIdentifiers: [TypeIdentifier] = [.vCard, .utf8PlainText]
 
     /// Reads a vCard or plain text.
     public init(data: [UInt8], typeIdentifier: TypeIdentifier) throws(RepresentationError) {
