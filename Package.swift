@@ -37,6 +37,10 @@ let package = Package(
             name: "ListSyncStoreTests", dependencies: ["ListSyncStore", "ListSync", "TestSupport", "StoreCrashWorker"]),
         // Examples a Swift developer would copy from; CI runs each.
         .executableTarget(name: "QuickStart", dependencies: ["ListSync"], path: "Examples/QuickStart", exclude: ["README.md"]),
+        .executableTarget(name: "PlacesList", dependencies: ["ListSync"], path: "Examples/PlacesList", exclude: ["README.md"]),
+        .executableTarget(name: "ClientList", dependencies: ["ListSync"], path: "Examples/ClientList", exclude: ["README.md"]),
+        // UITableViewDragDelegate and UITableViewDropDelegate over ListSync; empty except on Apple platforms.
+        .target(name: "UIKitAdapter", dependencies: ["ListSync"], path: "Examples/UIKitAdapter", exclude: ["README.md"]),
     ],
     swiftLanguageModes: [.v6]
 )

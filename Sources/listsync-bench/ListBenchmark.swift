@@ -62,7 +62,7 @@ enum ListBenchmark {
             try Measurement.seconds {
                 let loaded = try ReplicatedList<Value>(snapshot: snapshot)
                 var read = 0
-                for row in loaded where row.id.counter > 0 { read += 1 }
+                for row in loaded where (row.rowID?.counter ?? 0) > 0 { read += 1 }
                 precondition(read == loaded.count)
             }.0
         }

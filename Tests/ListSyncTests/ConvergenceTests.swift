@@ -10,9 +10,9 @@ struct ConvergenceTests {
     static let seedCount = environment["LISTSYNC_SEEDS"].flatMap { Int($0) } ?? 200
     static let operationCount = environment["LISTSYNC_OPERATIONS"].flatMap { Int($0) } ?? 2_000
 
-    /// Runs one seed with 3 to 8 replicas.
-    static func run(seed: UInt64, operations: Int = operationCount) throws {
-        let simulation = Simulation(seed: seed, replicaCount: 3 + Int(seed % 6))
+    /// Runs one seed with 3 to 8 replicas, with placeholder operations when `placeholders` is true.
+    static func run(seed: UInt64, operations: Int = operationCount, placeholders: Bool = false) throws {
+        let simulation = Simulation(seed: seed, replicaCount: 3 + Int(seed % 6), placeholders: placeholders)
         do {
             try simulation.run(operations: operations)
         } catch {
@@ -24,6 +24,23 @@ struct ConvergenceTests {
     func randomizedConvergence(half: Int) throws {
         // Two halves so the two cores of a CI machine share the work.
         for seed in stride(from: half, to: Self.seedCount, by: 2) { try Self.run(seed: UInt64(seed)) }
+    }
+
+    /// The same schedule with placeholders inserted, committed and withdrawn at random: invariants hold
+    /// and no replica ever shows a placeholder it did not make.
+    @Test(arguments: 0..<2)
+    func randomizedConvergenceWithPlaceholders(half: Int) throws {
+        for seed in stride(from: half, to: Self.seedCount / 4, by: 2) {
+            try Self.run(seed: UInt64(1_000_000 + seed), placeholders: true)
+        }
+    }
+
+    @Test func placeholdersAreExercised() throws {
+        let simulation = Simulation(seed: 7, replicaCount: 4, placeholders: true)
+        try simulation.run(operations: 400)
+        let counts = simulation.placeholderCounts
+        #expect(counts.inserted > 0 && counts.committed > 0 && counts.withdrawn > 0)
+        #expect(counts.inserted == counts.committed + counts.withdrawn)
     }
 
     @Test func replaySeed() throws {

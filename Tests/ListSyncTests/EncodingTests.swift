@@ -124,7 +124,7 @@ struct EncodingTests {
         let list = ReplicatedList<String>(replicaID: ReplicaID(9))
         try list.merge(ChangeSet(decoding: Self.uncoveredInsert(covering: true)))
         #expect(list.map(\.value) == ["x"])
-        #expect(list[0].id == RowID(replica: ReplicaID(5), counter: 1))
+        #expect(list[0].rowID == RowID(replica: ReplicaID(5), counter: 1))
     }
 
     @Test func uncoveredOperationsAreRejected() throws {

@@ -13,6 +13,13 @@ struct ReadmeTests {
         #expect(readme.contains("```swift\n" + example + "```"))
     }
 
+    @Test func readmeQuotesPlacesList() throws {
+        let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
+        let example = try String(
+            contentsOf: Self.root.appendingPathComponent("Examples/PlacesList/main.swift"), encoding: .utf8)
+        #expect(readme.contains("## Drag and drop") && readme.contains("```swift\n" + example + "```"))
+    }
+
     @Test func readmeOpensWithTheTwoCommands() throws {
         let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
         let firstBlock = try #require(readme.components(separatedBy: "```").dropFirst().first)

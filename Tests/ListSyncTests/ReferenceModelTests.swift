@@ -42,7 +42,7 @@ struct ReferenceModelTests {
             list._checkInvariants()
             #expect(list.map(\.value) == model)
             try mirror.apply(change, from: list)
-            for (index, row) in list.enumerated() { #expect(list.index(forRow: row.id) == index) }
+            for (index, row) in list.enumerated() { #expect(list.index(forRow: row.rowID!) == index) }
         }
     }
 
@@ -69,7 +69,7 @@ struct ReferenceModelTests {
     @Test func rowsHaveStableIdentity() throws {
         let list = ReplicatedList<String>(replicaID: ReplicaID(5))
         list.append(contentsOf: ["a", "b", "c"])
-        let id = list[0].id
+        let id = try #require(list[0].rowID)
         list.move(fromOffsets: [0], toOffset: 3)
         list.updateValue("A", forRow: id)
         #expect(list.index(forRow: id) == 2)
@@ -88,7 +88,7 @@ struct CounterTests {
         #expect(list.nextOperationCounter == 2)
         list.reserveOperationCounters(from: 100)
         list.append("b")
-        #expect(list.last?.id == RowID(replica: ReplicaID(8), counter: 100))
+        #expect(list.last?.rowID == RowID(replica: ReplicaID(8), counter: 100))
         list.reserveOperationCounters(from: 50)
         #expect(list.nextOperationCounter == 101)
         list._checkInvariants()

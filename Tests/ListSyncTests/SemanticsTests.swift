@@ -78,7 +78,7 @@ struct SemanticsTests {
     @Test(arguments: [false, true])
     func moveAgainstDeleteIsDeleted(deleteFirst: Bool) throws {
         let (a, b) = try pair(["r0", "r1", "r2"])
-        let id = a[1].id
+        let id = try #require(a[1].rowID)
         a.move(fromOffsets: [1], toOffset: 3)
         b.remove(at: 1)
         if deleteFirst { try sync(b, a) } else { try sync(a, b) }

@@ -2,14 +2,22 @@
 extension ListCore {
     /// Traps when an invariant does not hold: keys valid and strictly ordered (ties broken by row ID),
     /// every visible row in the order exactly once, row table and tombstones disjoint and consistent,
-    /// every stamp in the state covered by what the replica has seen, and the clock above every stamp.
+    /// every stamp in the state covered by what the replica has seen, and the clock above every stamp;
+    /// every placeholder in the order exactly once, without stamps, and never in the row table's lookup.
     func checkInvariants() {
         order.checkStructure(rows: rows)
         var previous: OrderIndex.Bound?
         var ordered = Set<Int32>()
         order.forEachInOrder { slot in
             let record = rows[slot]
-            precondition(record.isVisible, "invisible row \(record.id) in the order")
+            if let placeholder = record.placeholder {
+                precondition(rows.slot(of: placeholder) == slot, "placeholder lookup of \(placeholder)")
+                precondition(
+                    !record.positionStamp.isSet && !record.valueStamp.isSet, "\(placeholder) carries an operation")
+                precondition(placeholder.rawValue < nextPlaceholder, "\(placeholder) not handed out yet")
+            } else {
+                precondition(record.isVisible, "invisible row \(record.id) in the order")
+            }
             precondition(PositionKey.isValid(record.key.bytes), "invalid key \(record.key) of \(record.id)")
             let bound = rows.bound(of: slot)
             if let previous { precondition(previous < bound, "order not strictly increasing at \(record.id)") }
@@ -28,7 +36,13 @@ extension ListCore {
                 precondition(stamp.lamport <= clock, "stamp \(stamp) above the clock \(clock)")
             }
         }
-        precondition(visible == order.count, "\(visible) visible rows but \(order.count) in the order")
+        for (placeholder, slot) in rows.placeholders {
+            precondition(ordered.contains(slot), "\(placeholder) missing from the order")
+            precondition(rows[slot].placeholder == placeholder, "\(placeholder) lookup names another record")
+        }
+        precondition(
+            visible + rows.placeholders.count == order.count,
+            "\(visible) visible rows and \(rows.placeholders.count) placeholders but \(order.count) in the order")
         tombstones.forEachTombstone { id, deletion in
             precondition(seen.contains(deletion.dot), "delete \(deletion.dot) of \(id) not in the version vector")
             precondition(deletion.lamport <= clock, "delete stamp \(deletion) above the clock \(clock)")

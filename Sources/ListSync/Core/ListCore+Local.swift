@@ -58,9 +58,25 @@ extension ListCore {
             let stamp = change.nextStamp()
             updates.append(RowUpdate(id: stamp.dot, position: key, positionStamp: stamp, valueStamp: stamp))
         }
-        appendMoves(of: placement.displaced, keys: placement.keys.dropFirst(count), to: &updates, change: &change)
+        let placeholderKeys = appendMoves(
+            of: placement.displaced, keys: placement.keys.dropFirst(count), to: &updates, change: &change)
         commit(change)
-        return apply(updates)
+        return apply(updates, placeholderKeys: placeholderKeys)
+    }
+
+    /// Inserts one new row with `key`, which lies strictly between the keys of the entries around `index`.
+    /// - Returns: the applied change; `valueSlots[0]` is the new row's slot.
+    /// - Complexity: O(log n)
+    mutating func insertRow(key: PositionKey, at index: Int) -> Applied {
+        var change = beginChange()
+        let stamp = change.nextStamp()
+        let slot = rows.add(RowRecord(id: stamp.dot, key: key, positionStamp: stamp, valueStamp: stamp))
+        order.insert(slot, bound: rows.bound(of: slot), at: index, rows: rows)
+        commit(change)
+        var applied = Applied()
+        applied.valueSlots = [slot]
+        applied.change.inserted = [index]
+        return applied
     }
 
     /// Moves the visible rows at `offsets` (ascending, unique) as a block so they land before the row
@@ -71,6 +87,7 @@ extension ListCore {
         precondition(destination >= 0 && destination <= count, "destination \(destination) out of range 0...\(count)")
         guard let first = offsets.first, let last = offsets.last else { return Applied() }
         precondition(first >= 0 && last < count, "move offsets out of range 0..<\(count)")
+        precondition(offsets.allSatisfy { !isPlaceholder(at: $0) }, "a placeholder cannot be moved")
         // Already contiguous and landing where they are: nothing to do.
         if last - first + 1 == offsets.count && destination >= first && destination <= last + 1 { return Applied() }
         var change = beginChange()
@@ -92,11 +109,10 @@ extension ListCore {
             return applied
         }
         var updates: [RowUpdate] = []
-        appendMoves(
-            of: moving.map { rows[$0].id } + placement.displaced, keys: placement.keys[...], to: &updates,
-            change: &change)
+        let placeholderKeys = appendMoves(
+            of: moving + placement.displaced, keys: placement.keys[...], to: &updates, change: &change)
         commit(change)
-        return apply(updates)
+        return apply(updates, placeholderKeys: placeholderKeys)
     }
 
     /// Deletes the visible rows at `offsets` (ascending, unique).
@@ -105,6 +121,7 @@ extension ListCore {
     mutating func removeRows(at offsets: [Int]) -> Applied {
         guard !offsets.isEmpty else { return Applied() }
         precondition(offsets.first! >= 0 && offsets.last! < count, "remove offsets out of range 0..<\(count)")
+        precondition(offsets.allSatisfy { !isPlaceholder(at: $0) }, "remove a placeholder with removePlaceholder")
         var change = beginChange()
         let stamps = offsets.map { change.nextStamp(for: rows[order.slot(at: $0)].id) }
         var applied = Applied()
@@ -125,6 +142,7 @@ extension ListCore {
     @usableFromInline
     mutating func updateRow(at index: Int) -> Applied {
         precondition(index >= 0 && index < count, "update index \(index) out of range 0..<\(count)")
+        precondition(!isPlaceholder(at: index), "a placeholder's value comes with its commit")
         var change = beginChange()
         let slot = order.slot(at: index)
         rows[slot].valueStamp = change.nextStamp(for: rows[slot].id)
@@ -135,12 +153,24 @@ extension ListCore {
         return applied
     }
 
+    /// Whether the entry at `index` is a placeholder.
+    func isPlaceholder(at index: Int) -> Bool { record(at: index).placeholder != nil }
+
+    /// Appends a move of each row in `slots` to its key; returns the placeholders among them with their
+    /// new keys, which are re-keyed locally without an operation.
     private func appendMoves(
-        of ids: [RowID], keys: ArraySlice<PositionKey>, to updates: inout [RowUpdate], change: inout LocalChange
-    ) {
-        for (id, key) in zip(ids, keys) {
+        of slots: [Int32], keys: ArraySlice<PositionKey>, to updates: inout [RowUpdate], change: inout LocalChange
+    ) -> [(slot: Int32, key: PositionKey)] {
+        var placeholderKeys: [(slot: Int32, key: PositionKey)] = []
+        for (slot, key) in zip(slots, keys) {
+            guard rows[slot].placeholder == nil else {
+                placeholderKeys.append((slot, key))
+                continue
+            }
+            let id = rows[slot].id
             updates.append(RowUpdate(id: id, position: key, positionStamp: change.nextStamp(for: id)))
         }
+        return placeholderKeys
     }
 
     /// Keys for `count` rows placed before the row at `destination`, ignoring the rows at `skipping`
@@ -148,10 +178,11 @@ extension ListCore {
     ///
     /// Keys of two rows can be equal (two replicas allocated the same key concurrently; the row ID
     /// breaks the tie). No key lies strictly between equal keys, so rows right after the destination
-    /// that share the key of the row before it are displaced: they get keys after the new ones.
+    /// that share the key of the row before it are displaced (by slot): they get keys after the new ones.
+    /// A displaced placeholder is re-keyed locally; it stays right after the new rows.
     private mutating func place(
         count: Int, at destination: Int, skipping: [Int], jitterSeed: UInt64
-    ) -> (keys: [PositionKey], displaced: [RowID]) {
+    ) -> (keys: [PositionKey], displaced: [Int32]) {
         func isSkipped(_ index: Int) -> Bool {
             var low = 0
             var high = skipping.count
@@ -167,9 +198,9 @@ extension ListCore {
         while upperIndex < self.count && isSkipped(upperIndex) { upperIndex += 1 }
         let lower = lowerIndex >= 0 ? rows[order.slot(at: lowerIndex)].key : nil
         var upper = upperIndex < self.count ? rows[order.slot(at: upperIndex)].key : nil
-        var displaced: [RowID] = []
+        var displaced: [Int32] = []
         while let key = upper, key == lower {
-            displaced.append(rows[order.slot(at: upperIndex)].id)
+            displaced.append(order.slot(at: upperIndex))
             upperIndex += 1
             while upperIndex < self.count && isSkipped(upperIndex) { upperIndex += 1 }
             upper = upperIndex < self.count ? rows[order.slot(at: upperIndex)].key : nil

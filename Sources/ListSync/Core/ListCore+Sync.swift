@@ -55,7 +55,9 @@ extension ListCore {
             waiting += positioned
             positioned = []
         } else {
-            order.forEachInOrder(visit)
+            order.forEachInOrder { slot in
+                if rows[slot].placeholder == nil { visit(slot) }  // placeholders never leave the replica
+            }
             rows.forEachSlot { slot in
                 if !rows[slot].isVisible { visit(slot) }
             }

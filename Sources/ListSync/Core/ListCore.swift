@@ -27,16 +27,18 @@ struct ListCore {
     /// The rows touched by the latest local changes, so the change set of a recent local change is
     /// cheap to make.
     var journal = LocalJournal()
+    /// The number of the next placeholder; local, never replicated.
+    var nextPlaceholder: UInt64 = 1
 
     /// Creates an empty replica.
     init(replica: ReplicaID) {
         self.replica = replica
     }
 
-    /// The number of visible rows.
+    /// The number of visible rows, placeholders included.
     @usableFromInline var count: Int { order.count }
 
-    /// The slot of the visible row at `index`.
+    /// The slot of the visible row or placeholder at `index`.
     @usableFromInline func slot(at index: Int) -> Int32 { order.slot(at: index) }
 
     /// The record of the visible row at `index`.
@@ -78,9 +80,11 @@ struct ListCore {
     ///
     /// Per register the greater stamp wins; a deletion removes the row for good. Rows that move or
     /// leave are taken out of the order first, then rows that move or appear are put in by key, so
-    /// old indexes refer to the old order and new indexes to the new one.
+    /// old indexes refer to the old order and new indexes to the new one. Placeholders keep their keys,
+    /// except those in `placeholderKeys` (slot and new key): a local operation that must displace a
+    /// placeholder with a key equal to its new neighbour's re-keys it locally, reported as a move.
     /// - Complexity: O(k log n) for k updates.
-    mutating func apply(_ updates: [RowUpdate]) -> Applied {
+    mutating func apply(_ updates: [RowUpdate], placeholderKeys: [(slot: Int32, key: PositionKey)] = []) -> Applied {
         struct Plan {
             var slot: Int32?
             var wasVisible = false
@@ -111,6 +115,10 @@ struct ListCore {
                 plan.oldIndex = order.lowerBound(rows.bound(of: plan.slot!), rows: rows)
             }
             plans.append(plan)
+        }
+        for (slot, _) in placeholderKeys {
+            let oldIndex = order.lowerBound(rows.bound(of: slot), rows: rows)
+            plans.append(Plan(slot: slot, wasVisible: true, oldIndex: oldIndex, takesPosition: true))
         }
 
         for oldIndex in plans.lazy.map(\.oldIndex).filter({ $0 >= 0 }).sorted(by: >) {
@@ -144,10 +152,13 @@ struct ListCore {
             }
             applied.valueSlots.append(plan.takesValue ? plan.slot : nil)
         }
+        for (slot, key) in placeholderKeys { rows[slot].key = key }
 
         var entered: [Int] = []  // offsets of rows put into the order
         for (offset, plan) in plans.enumerated() {
-            guard let slot = plan.slot, !plan.deletes, rows[slot].isVisible else { continue }
+            guard let slot = plan.slot, !plan.deletes, rows[slot].isVisible || rows[slot].placeholder != nil else {
+                continue
+            }
             guard plan.oldIndex >= 0 || !plan.wasVisible else { continue }
             entered.append(offset)
         }

@@ -1,7 +1,10 @@
-/// A row the replica knows and that is not deleted: its identity and the stamps of its registers.
+/// A row the replica knows and that is not deleted: its identity and the stamps of its registers; or a
+/// local placeholder.
 ///
 /// A row is visible once both its position and its value are known; a row that so far is known only
-/// from a move or an edit (its insert not yet received) waits here invisibly.
+/// from a move or an edit (its insert not yet received) waits here invisibly. A placeholder has a key,
+/// no stamps and no row: its `id` is ``Stamp/none``'s dot, which is never read for a placeholder (it is
+/// not in the row ID lookup, and every path that sends or exposes a row ID checks `placeholder` first).
 @usableFromInline
 struct RowRecord {
     @usableFromInline var id: RowID
@@ -11,8 +14,24 @@ struct RowRecord {
     var positionStamp: Stamp
     /// The stamp of the operation that set the value, or ``Stamp/none``.
     var valueStamp: Stamp
+    /// The placeholder this record is, or nil for a row.
+    @usableFromInline var placeholder: PlaceholderID?
 
-    /// Whether the row is in the visible order.
+    /// A row's record.
+    init(id: RowID, key: PositionKey, positionStamp: Stamp, valueStamp: Stamp) {
+        self.id = id
+        self.key = key
+        self.positionStamp = positionStamp
+        self.valueStamp = valueStamp
+    }
+
+    /// A placeholder's record.
+    init(placeholder: PlaceholderID, key: PositionKey) {
+        self.init(id: Stamp.none.dot, key: key, positionStamp: .none, valueStamp: .none)
+        self.placeholder = placeholder
+    }
+
+    /// Whether the row is in the visible order as a confirmed row.
     var isVisible: Bool { positionStamp.isSet && valueStamp.isSet }
 }
 
@@ -30,8 +49,10 @@ struct RowTable {
     @usableFromInline private(set) var records: ContiguousArray<RowRecord> = []
     private(set) var slots = RowIDMap()
     private var freeSlots: [Int32] = []
+    /// The slots of local placeholders (never in `slots`).
+    private(set) var placeholders: [PlaceholderID: Int32] = [:]
 
-    /// The number of rows (visible or waiting).
+    /// The number of rows (visible or waiting), not counting placeholders.
     var count: Int { slots.count }
 
     /// The record in `slot`.
@@ -44,11 +65,11 @@ struct RowTable {
     /// The slot of the row `id`, if the table has it.
     func slot(of id: RowID) -> Int32? { slots[id] }
 
-    /// The order index bound (key, ID) of the row in `slot`.
+    /// The order index bound (key, rank, ID) of the row or placeholder in `slot`.
     @inline(__always)
     func bound(of slot: Int32) -> OrderIndex.Bound {
         let record = records[Int(slot)]
-        return OrderIndex.Bound(key: record.key, id: record.id)
+        return OrderIndex.Bound(key: record.key, id: record.id, placeholder: record.placeholder)
     }
 
     /// Makes room for `count` more rows.
@@ -57,8 +78,31 @@ struct RowTable {
         records.reserveCapacity(records.count + count)
     }
 
-    /// Adds a record and returns its slot.
+    /// Adds a row's record and returns its slot.
     mutating func add(_ record: RowRecord) -> Int32 {
+        let slot = store(record)
+        slots.set(slot, for: record.id)
+        return slot
+    }
+
+    /// Adds the record of placeholder `id` with key `key` and returns its slot.
+    mutating func addPlaceholder(_ id: PlaceholderID, key: PositionKey) -> Int32 {
+        let slot = store(RowRecord(placeholder: id, key: key))
+        placeholders[id] = slot
+        return slot
+    }
+
+    /// The slot of placeholder `id`, if it is pending.
+    func slot(of id: PlaceholderID) -> Int32? { placeholders[id] }
+
+    /// Removes the record of placeholder `id` and returns its slot, which may be reused.
+    mutating func removePlaceholder(_ id: PlaceholderID) -> Int32? {
+        guard let slot = placeholders.removeValue(forKey: id) else { return nil }
+        freeSlots.append(slot)
+        return slot
+    }
+
+    private mutating func store(_ record: RowRecord) -> Int32 {
         let slot: Int32
         if let free = freeSlots.popLast() {
             slot = free
@@ -67,7 +111,6 @@ struct RowTable {
             slot = Int32(records.count)
             records.append(record)
         }
-        slots.set(slot, for: record.id)
         return slot
     }
 

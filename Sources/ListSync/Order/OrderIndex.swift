@@ -1,5 +1,5 @@
-/// The visible rows in order: a counted B+-tree of row slots, with O(log n) access by index and by
-/// (key, row ID).
+/// The visible rows (and local placeholders) in order: a counted B+-tree of row slots, with O(log n)
+/// access by index and by ``Bound`` (key, then rows before placeholders, then row or placeholder ID).
 ///
 /// Leaves hold slots (indexes into the replica's row table); internal nodes hold, per child, its subtree
 /// size and (for every child but the first) a lower bound of its entries, used to search by key. Bounds
@@ -10,14 +10,25 @@
 /// 32-bit node numbers: no object per node, no reference counting, no dynamic exclusivity checks.
 @usableFromInline
 struct OrderIndex {
-    /// The ordering of an entry: its position key, then its row ID as the tie-break.
+    /// The ordering of an entry: its position key, then rows before placeholders, then the row ID or
+    /// the placeholder ID as the tie-break. A placeholder never compares equal to a row.
     struct Bound {
         var key: PositionKey
+        /// 0 for a row; the placeholder ID for a placeholder (they start at 1).
+        var rank: UInt64
         var id: RowID
+
+        /// The bound of a row (`placeholder` nil) or of a placeholder.
+        @inline(__always)
+        init(key: PositionKey, id: RowID, placeholder: PlaceholderID? = nil) {
+            self.key = key
+            self.rank = placeholder?.rawValue ?? 0
+            self.id = id
+        }
 
         @inline(__always)
         static func < (lhs: Bound, rhs: Bound) -> Bool {
-            lhs.key < rhs.key || (lhs.key == rhs.key && lhs.id < rhs.id)
+            lhs.key < rhs.key || (lhs.key == rhs.key && (lhs.rank, lhs.id) < (rhs.rank, rhs.id))
         }
     }
 

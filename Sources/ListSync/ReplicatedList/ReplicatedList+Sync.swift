@@ -64,5 +64,8 @@ extension ReplicatedList {
                 precondition(Int(slot) < values.count && values[Int(slot)] != nil, "visible row without a value")
             }
         }
+        for slot in core.rows.placeholders.values {
+            precondition(Int(slot) < values.count && values[Int(slot)] != nil, "placeholder without a value")
+        }
     }
 }

@@ -115,15 +115,17 @@ extension ReplicatedList: RandomAccessCollection {
     @inlinable
     public var startIndex: Int { 0 }
 
-    /// The number of visible rows.
+    /// The number of visible rows, pending placeholders included.
     @inlinable
     public var endIndex: Int { core.count }
 
-    /// The visible row at `position`.
+    /// The visible row or pending placeholder at `position`.
     /// - Complexity: O(log n)
     @inlinable
     public subscript(position: Int) -> Row<Element> {
         let slot = core.slot(at: position)
-        return Row(id: core.rows[slot].id, value: value(inSlot: slot))
+        let record = core.rows[slot]
+        let id = record.placeholder.map(ItemID.placeholder) ?? .row(record.id)
+        return Row(id: id, value: value(inSlot: slot))
     }
 }
