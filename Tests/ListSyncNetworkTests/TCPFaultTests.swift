@@ -153,6 +153,9 @@ struct TCPFaultTests {
         let padding = String(repeating: "x", count: 20_000)
         for index in 0..<300 {
             server.peer.edit { $0.append("\(index) \(padding)") }
+            // The peer stops reading but stays alive: its heartbeats keep the idle timeout away, however
+            // slowly this loop runs on a loaded machine, so only the write timeout can close it.
+            if index % 20 == 0 { _ = peer.sendHeartbeat() }
             usleep(1_000)
         }
         let start = ContinuousClock.now

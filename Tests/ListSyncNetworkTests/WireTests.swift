@@ -22,7 +22,7 @@ struct WireTests {
     }
 
     @Test func versionVectorLayout() {
-        var writer = WireWriter()
+        var writer = BinaryWriter()
         VersionVector([ReplicaID(2): 300, ReplicaID(1): 5]).write(to: &writer)
         #expect(writer.bytes == [2, 1, 0, 0, 0, 0, 0, 0, 0, 5, 2, 0, 0, 0, 0, 0, 0, 0, 0xAC, 0x02])
     }

@@ -1,13 +1,21 @@
 /// Appends ListSync's binary encoding: LEB128 varints, fixed-width integers and length-prefixed bytes.
-struct BinaryWriter {
+///
+/// Shared by the change-set format and, within the package, the network wire format.
+package struct BinaryWriter {
     /// The bytes written so far.
-    private(set) var bytes: [UInt8] = []
+    package private(set) var bytes: [UInt8] = []
+
+    /// An empty writer.
+    package init() {}
 
     /// Appends one byte.
-    mutating func write(_ byte: UInt8) { bytes.append(byte) }
+    package mutating func write(_ byte: UInt8) { bytes.append(byte) }
+
+    /// Appends raw bytes.
+    package mutating func write(contentsOf data: some Sequence<UInt8>) { bytes.append(contentsOf: data) }
 
     /// Appends `value` as an unsigned LEB128 varint (7 bits per byte, low bits first).
-    mutating func writeVarint(_ value: UInt64) {
+    package mutating func writeVarint(_ value: UInt64) {
         var rest = value
         while rest >= 0x80 {
             bytes.append(UInt8(truncatingIfNeeded: rest) | 0x80)
@@ -17,12 +25,12 @@ struct BinaryWriter {
     }
 
     /// Appends `value` as 8 bytes, little-endian.
-    mutating func writeFixed64(_ value: UInt64) {
+    package mutating func writeFixed64(_ value: UInt64) {
         for shift in stride(from: 0, to: 64, by: 8) { bytes.append(UInt8(truncatingIfNeeded: value >> UInt64(shift))) }
     }
 
     /// Appends a varint length, then the bytes.
-    mutating func writeLengthPrefixed<Bytes: Collection>(_ data: Bytes) where Bytes.Element == UInt8 {
+    package mutating func writeLengthPrefixed<Bytes: Collection>(_ data: Bytes) where Bytes.Element == UInt8 {
         writeVarint(UInt64(data.count))
         bytes.append(contentsOf: data)
     }

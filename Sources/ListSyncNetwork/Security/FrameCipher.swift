@@ -1,3 +1,4 @@
+import ListSync
 import ListSyncCrypto
 
 /// Seals or opens the frames of one direction with ChaCha20-Poly1305 and a frame counter as nonce.
@@ -15,9 +16,9 @@ struct FrameCipher {
 
     /// The nonce of frame `counter`.
     private static func nonce(_ counter: UInt64) -> [UInt8] {
-        var writer = WireWriter()
+        var writer = BinaryWriter()
         writer.write(contentsOf: [0, 0, 0, 0])
-        writer.writeUInt64(counter)
+        writer.writeFixed64(counter)
         return writer.bytes
     }
 

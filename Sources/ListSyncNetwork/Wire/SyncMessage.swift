@@ -35,13 +35,13 @@ enum SyncMessage: Hashable, Sendable {
 
     /// The frame body: type byte, then payload.
     func encoded() -> [UInt8] {
-        var writer = WireWriter()
+        var writer = BinaryWriter()
         writer.write(type.rawValue)
         switch self {
         case .hello(let hello):
             writer.write(contentsOf: Hello.magic)
             writer.writeVarint(hello.version)
-            writer.writeUInt64(hello.replica.rawValue)
+            writer.writeFixed64(hello.replica.rawValue)
             writer.write(contentsOf: hello.nonce)
             writer.writeLengthPrefixed(hello.document)
         case .auth(let proof):

@@ -3,11 +3,11 @@ import ListSync
 /// The wire encoding of a version vector (Protocol.md section 2.1).
 extension VersionVector {
     /// Writes `count` varint, then per replica in increasing order its ID (u64) and counter (varint, at least 1).
-    func write(to writer: inout WireWriter) {
+    func write(to writer: inout BinaryWriter) {
         let entries = counters.sorted { $0.key < $1.key }
         writer.writeVarint(UInt64(entries.count))
         for (replica, counter) in entries {
-            writer.writeUInt64(replica.rawValue)
+            writer.writeFixed64(replica.rawValue)
             writer.writeVarint(counter)
         }
     }
