@@ -7,7 +7,7 @@ extension ListCore {
     /// covers it already holds that value or a later one. The updates come in the canonical order of
     /// ``ChangeSet``: with a position by (key, row ID), walking the order index; then the others by stamp.
     /// - Complexity: O(n + k log k) for n known rows and k updates without a position.
-    func updates(since vector: VersionVector) -> (coverage: DotRanges, updates: [(RowUpdate, Int32?)]) {
+    func updates(since vector: VersionVector) -> (coverage: DotRanges, updates: UpdateList) {
         // A one-entry cache in front of the version vector: rows come in long runs of one replica.
         var cachedReplica: ReplicaID?
         var cachedCounter: UInt64 = 0
@@ -18,9 +18,9 @@ extension ListCore {
             }
             return dot.counter <= cachedCounter
         }
-        var positioned: [(RowUpdate, Int32?)] = []
-        var waiting: [(RowUpdate, Int32?)] = []
-        var others: [(RowUpdate, Int32?)] = []
+        var positioned = UpdateList()
+        var waiting = UpdateList()
+        var others = UpdateList()
         func visit(_ slot: Int32) {
             let record = rows[slot]
             var update = RowUpdate(id: record.id)
@@ -30,15 +30,19 @@ extension ListCore {
             }
             let carriesValue = record.valueStamp.isSet && !covers(record.valueStamp.dot)
             if carriesValue { update.valueStamp = record.valueStamp }
-            let entry = (update, carriesValue ? slot : nil)
+            let valueSlot = carriesValue ? slot : nil
             if update.positionStamp.isSet {
-                if record.isVisible { positioned.append(entry) } else { waiting.append(entry) }
+                if record.isVisible {
+                    positioned.append(update, valueSlot: valueSlot)
+                } else {
+                    waiting.append(update, valueSlot: valueSlot)
+                }
             } else if carriesValue {
-                others.append(entry)
+                others.append(update, valueSlot: valueSlot)
             }
         }
         func visitDeleted(_ id: RowID, _ deletion: Stamp) {
-            if !covers(deletion.dot) { others.append((RowUpdate(id: id, deletion: deletion), nil)) }
+            if !covers(deletion.dot) { others.append(RowUpdate(id: id, deletion: deletion), valueSlot: nil) }
         }
         let missing = seen.subtracting(vector)
         if let recent = recentRows(missing: missing) {
@@ -52,8 +56,9 @@ extension ListCore {
                     visitDeleted(id, deletion)
                 }
             }
-            waiting += positioned
-            positioned = []
+            // The touched rows come in journal order, not key order: sort them below.
+            waiting.append(contentsOf: positioned)
+            positioned = UpdateList()
         } else {
             order.forEachInOrder { slot in
                 if rows[slot].placeholder == nil { visit(slot) }  // placeholders never leave the replica
@@ -64,14 +69,15 @@ extension ListCore {
             tombstones.forEachTombstone(visitDeleted)
         }
         if !waiting.isEmpty {
-            positioned += waiting
+            positioned.append(contentsOf: waiting)
             positioned.sort {
-                OrderIndex.Bound(key: $0.0.position!, id: $0.0.id) < OrderIndex.Bound(key: $1.0.position!, id: $1.0.id)
+                OrderIndex.Bound(key: $0.position!, id: $0.id) < OrderIndex.Bound(key: $1.position!, id: $1.id)
             }
         }
         func stamp(_ update: RowUpdate) -> Stamp { update.deletion.isSet ? update.deletion : update.valueStamp }
-        others.sort { (stamp($0.0), $0.0.id) < (stamp($1.0), $1.0.id) }
-        return (missing, positioned + others)
+        others.sort { (stamp($0), $0.id) < (stamp($1), $1.id) }
+        positioned.append(contentsOf: others)
+        return (missing, positioned)
     }
 
     /// The rows touched by the missing operations when they are all recent local ones in the journal.
@@ -104,4 +110,34 @@ public enum MergeError: Error, Hashable, Sendable {
     case undecodableValue(row: RowID, reason: String)
     /// The bytes are not a valid change set or snapshot.
     case malformed(BinaryDecodingError)
+}
+
+/// Row updates and, for each, the slot whose value it carries: two parallel arrays, built in place.
+struct UpdateList {
+    /// The updates.
+    private(set) var updates: [RowUpdate] = []
+    /// For each update, the slot of the value it carries, or nil.
+    private(set) var valueSlots: [Int32?] = []
+
+    /// Whether there are no updates.
+    var isEmpty: Bool { updates.isEmpty }
+
+    /// Appends an update.
+    mutating func append(_ update: RowUpdate, valueSlot: Int32?) {
+        updates.append(update)
+        valueSlots.append(valueSlot)
+    }
+
+    /// Appends every update of `other`.
+    mutating func append(contentsOf other: UpdateList) {
+        updates.append(contentsOf: other.updates)
+        valueSlots.append(contentsOf: other.valueSlots)
+    }
+
+    /// Sorts the updates (and their slots) by `areInIncreasingOrder`.
+    mutating func sort(by areInIncreasingOrder: (RowUpdate, RowUpdate) -> Bool) {
+        let order = updates.indices.sorted { areInIncreasingOrder(updates[$0], updates[$1]) }
+        updates = order.map { updates[$0] }
+        valueSlots = order.map { valueSlots[$0] }
+    }
 }

@@ -6,12 +6,12 @@ extension ReplicatedList {
     /// the whole state.
     /// - Complexity: O(n + k log k) for n rows and k rows in the result.
     public func changes(since vector: VersionVector) -> ChangeSet {
-        let (coverage, updates) = core.updates(since: vector)
+        let (coverage, list) = core.updates(since: vector)
         let typeIdentifier = ValueCoding.typeIdentifier(of: Element.self)
         return ChangeSet(
             coverage: coverage,
-            updates: updates.map(\.0),
-            payloads: updates.map { _, slot in
+            updates: list.updates,
+            payloads: list.valueSlots.map { slot in
                 slot.map {
                     ChangeSet.Payload(typeIdentifier: typeIdentifier, bytes: ValueCoding.encode(value(inSlot: $0))[...])
                 }
