@@ -15,7 +15,7 @@ let package = Package(
         // Durable storage of a replica: snapshot + append-only log, crash recovery, compaction.
         .target(name: "ListSyncStore", dependencies: ["ListSync"]),
         // The command-line demo.
-        .executableTarget(name: "syncdemo", dependencies: ["ListSync"]),
+        .executableTarget(name: "syncdemo", dependencies: ["ListSync", "ListSyncNetwork", "ListSyncStore"]),
         // Hashing, MACs, key derivation, AEAD and OS randomness. Internal module, not a product.
         .target(name: "ListSyncCrypto", path: "Sources/ListSyncCrypto"),
         // Benchmarks: calls the library from its own module, as an app would.

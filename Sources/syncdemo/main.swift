@@ -1,100 +1,75 @@
 import Foundation
-import ListSync
 
-// An in-process demo of two replicas of a list of places editing concurrently and merging.
-// (The networked, multi-replica CLI replaces it later.)
+/// The subcommands; the first is the default.
+let commands: [any Command.Type] = [DemoCommand.self]
+/// The version `--version` prints.
+let version = "0.2.0"
 
-let version = "0.1.0"
-let arguments = CommandLine.arguments.dropFirst()
-if arguments.contains("-h") || arguments.contains("--help") {
-    print(
-        """
-        OVERVIEW: Shows two ListSync replicas editing one list concurrently, then converging.
+/// The top-level help: what each subcommand is for.
+let overview = """
+    OVERVIEW: See ListSync at work: replicas of one list editing concurrently and syncing over TCP.
 
-        USAGE: syncdemo [--help] [--version]
+    USAGE: syncdemo [<subcommand>] [<options>]
 
-        OPTIONS:
-          -h, --help    Show this help.
-          --version     Show the version.
-        """)
-    exit(0)
-}
-if arguments.contains("--version") {
-    print("syncdemo \(version)")
-    exit(0)
-}
-if let unknown = arguments.first {
-    FileHandle.standardError.write(Data("syncdemo: unknown argument '\(unknown)'; try 'syncdemo --help'\n".utf8))
-    exit(64)
-}
+    SUBCOMMANDS:
+    \(commands.map { "  " + $0.interface.name.split(separator: " ").last!.padding(toLength: 12, withPad: " ", startingAt: 0) + $0.interface.overview }.joined(separator: "\n"))
 
-let phone = ReplicatedList<String>(replicaID: ReplicaID(0x1111))
-let laptop = ReplicatedList<String>(replicaID: ReplicaID(0x2222))
-var bytesExchanged = 0
+      With no subcommand, runs 'demo'. See 'syncdemo <subcommand> --help' for its options.
 
-/// Sends what `to` lacks from `from`, through the binary encoding, and returns the batch `to` applied.
-@discardableResult
+    OPTIONS:
+      --version                 Show the version.
+      -h, --help                Show this help.
+    """
+
+/// Runs the command line and returns the exit code.
 @MainActor
-func sync(_ from: ReplicatedList<String>, to: ReplicatedList<String>) throws -> ListChange {
-    let bytes = from.changes(since: to.versionVector).encoded()
-    bytesExchanged += bytes.count
-    return try to.merge(ChangeSet(decoding: bytes))
-}
-
-/// The offsets of the rows named `names` in `list`.
-func offsets(of names: String..., in list: ReplicatedList<String>) -> IndexSet {
-    IndexSet(names.compactMap { name in list.firstIndex { $0.value == name } })
-}
-
-@MainActor
-func show(_ title: String) {
-    print("\n== \(title)")
-    let width = 22
-    print("phone".padding(toLength: width, withPad: " ", startingAt: 0) + "laptop")
-    for index in 0..<max(phone.count, laptop.count) {
-        let left = index < phone.count ? "\(index). \(phone[index].value)" : ""
-        let right = index < laptop.count ? "\(index). \(laptop[index].value)" : ""
-        print(left.padding(toLength: width, withPad: " ", startingAt: 0) + right)
+func main(_ arguments: [String]) -> ExitCode {
+    var arguments = arguments[...]
+    switch arguments.first {
+    case "--version":
+        Console.print("syncdemo \(version)")
+        return .success
+    case "-h", "--help":
+        Console.print(overview)
+        return .success
+    case "help":
+        guard let subcommand = arguments.dropFirst().first else {
+            Console.print(overview)
+            return .success
+        }
+        arguments = [subcommand, "--help"]
+    default:
+        break
+    }
+    let name = arguments.first.flatMap { $0.hasPrefix("-") ? nil : $0 }
+    let command: any Command.Type
+    if let name {
+        guard let found = commands.first(where: { $0.interface.name == "syncdemo \(name)" }) else {
+            let names = commands.map { String($0.interface.name.dropFirst("syncdemo ".count)) }
+            let nearest = names.min { editDistance($0, name) < editDistance($1, name) }
+            let hint = nearest.map { editDistance($0, name) <= 2 ? "; did you mean '\($0)'?" : "" } ?? ""
+            Console.error(
+                "syncdemo: unknown subcommand '\(name)'\(hint)\nSubcommands: \(names.joined(separator: ", ")). Try 'syncdemo --help'.")
+            return .usage
+        }
+        command = found
+        arguments = arguments.dropFirst()
+    } else {
+        command = commands[0]
+    }
+    do {
+        guard let parsed = try command.interface.parse(Array(arguments)) else {
+            Console.print(command.interface.help)
+            return .success
+        }
+        return try command.run(parsed)
+    } catch let error as UsageError {
+        Console.error(error.report)
+        return .usage
+    } catch {
+        Console.error("\(command.interface.name): \(error)")
+        return .failure
     }
 }
 
-do {
-    let start = Date()
-    phone.append(contentsOf: ["Paris", "Rome", "Tokyo", "Lima", "Oslo", "Cairo"])
-    try sync(phone, to: laptop)
-    show("1. Phone creates six places and syncs")
-
-    phone.move(fromOffsets: offsets(of: "Rome", in: phone), toOffset: 0)
-    laptop.move(fromOffsets: offsets(of: "Rome", in: laptop), toOffset: laptop.count)
-    show("2. Offline, both drag Rome: phone to the top, laptop to the bottom")
-    try sync(phone, to: laptop)
-    let toPhone = try sync(laptop, to: phone)
-    show(
-        "   After syncing, Rome is in one place: the laptop's move wins (same Lamport time, higher replica ID); phone's batch \(toPhone)"
-    )
-
-    phone.move(fromOffsets: offsets(of: "Tokyo", in: phone), toOffset: 0)
-    laptop.remove(atOffsets: offsets(of: "Tokyo", in: laptop))
-    show("3. Phone moves Tokyo to the top while laptop deletes it")
-    try sync(phone, to: laptop)
-    try sync(laptop, to: phone)
-    show("   After syncing: the delete wins")
-
-    phone.move(fromOffsets: offsets(of: "Lima", "Oslo", "Rome", in: phone), toOffset: 0)
-    laptop.insert(contentsOf: ["Quito", "Hanoi"], at: 2)
-    laptop.updateValue("Lima, Peru", at: offsets(of: "Lima", in: laptop).first!)
-    show("4. Phone drags Lima, Oslo and Rome to the top; laptop inserts two places and renames Lima")
-    try sync(phone, to: laptop)
-    try sync(laptop, to: phone)
-    show("   After syncing: the dragged block stays together, in order")
-
-    let converged = phone.map(\.value) == laptop.map(\.value) && phone.map(\.id) == laptop.map(\.id)
-    let milliseconds = Int(Date().timeIntervalSince(start) * 1000)
-    print(
-        "\n\(converged ? "converged" : "NOT converged"): 2 replicas, \(phone.count) rows, \(bytesExchanged) bytes exchanged, \(milliseconds) ms"
-    )
-    exit(converged ? 0 : 1)
-} catch {
-    FileHandle.standardError.write(Data("syncdemo: \(error)\n".utf8))
-    exit(1)
-}
+exit(main(Array(CommandLine.arguments.dropFirst())).rawValue)

@@ -22,6 +22,17 @@ public struct DropResult<Element: DragRepresentable>: Sendable {
         public let typeIdentifier: TypeIdentifier
         /// Loads the item's data.
         public let load: @Sendable (TypeIdentifier) async throws -> [UInt8]
+
+        /// Loads and decodes the item: its value, or why it could not be had (cancellation included).
+        public func loadValue() async -> Result<Element, any Error> {
+            do {
+                let data = try await load(typeIdentifier)
+                try Task.checkCancellation()
+                return .success(try Element(data: data, typeIdentifier: typeIdentifier))
+            } catch {
+                return .failure(error)
+            }
+        }
     }
 }
 

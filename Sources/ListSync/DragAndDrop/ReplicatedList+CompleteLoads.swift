@@ -12,33 +12,37 @@ extension ReplicatedList where Element: DragRepresentable {
     ) async {
         await withTaskGroup(of: (Int, Result<Element, any Error>).self) { group in
             for (offset, pending) in loads.enumerated() {
-                let type = pending.typeIdentifier
-                let load = pending.load
-                group.addTask {
-                    do {
-                        let data = try await load(type)
-                        try Task.checkCancellation()
-                        return (offset, .success(try Element(data: data, typeIdentifier: type)))
-                    } catch {
-                        return (offset, .failure(error))
-                    }
-                }
+                group.addTask { (offset, await pending.loadValue()) }
             }
             for await (offset, result) in group {
-                let id = loads[offset].placeholder
-                do throws(PlaceholderError) {
-                    switch result {
-                    case .success(let value):
-                        let (row, change) = try commitPlaceholder(id, value: value)
-                        report(.committed(id, row: row), change)
-                    case .failure(let error):
-                        let change = try removePlaceholder(id)
-                        report(error is CancellationError ? .cancelled(id) : .failed(id, error), change)
-                    }
-                } catch {
-                    report(.cancelled(id), ListChange())  // removed meanwhile: nothing left to do
-                }
+                let (outcome, change) = finishLoad(loads[offset].placeholder, with: result)
+                report(outcome, change)
             }
+        }
+    }
+
+    /// Ends placeholder `id` with the result of its load: commits the value where the placeholder is
+    /// now, or withdraws it when loading failed or was cancelled (or it was removed meanwhile).
+    ///
+    /// ``completeLoads(_:isolation:report:)`` calls it for each item; a host whose list lives behind a
+    /// lock (a sync peer, a store) runs ``DropResult/PendingLoad/loadValue()`` outside the lock and
+    /// calls this inside.
+    /// - Returns: how the placeholder ended and the batch for the table.
+    /// - Complexity: O(log n)
+    public func finishLoad(
+        _ id: PlaceholderID, with result: Result<Element, any Error>
+    ) -> (outcome: LoadOutcome, change: ListChange) {
+        do throws(PlaceholderError) {
+            switch result {
+            case .success(let value):
+                let (row, change) = try commitPlaceholder(id, value: value)
+                return (.committed(id, row: row), change)
+            case .failure(let error):
+                let change = try removePlaceholder(id)
+                return (error is CancellationError ? .cancelled(id) : .failed(id, error), change)
+            }
+        } catch {
+            return (.cancelled(id), ListChange())  // removed meanwhile: nothing left to do
         }
     }
 }

@@ -1,0 +1,69 @@
+import ListSync
+
+/// Replicas of one list joined by a transport; the demo, `simulate` and `scenario` drive them.
+///
+/// Replicas are numbered from 0 in the order of ``names``. Every replica is linked to every other
+/// until ``partition(_:)`` cuts links; ``heal()`` restores them.
+protocol Cluster: AnyObject {
+    /// The replicas' names, in order.
+    var names: [String] { get }
+    /// Runs `body` on replica `index`'s list; what it changes travels to the linked replicas.
+    func edit<Result: Sendable>(_ index: Int, _ body: (ReplicatedList<Entry>) throws -> Result) rethrows -> Result
+    /// Runs `body` on replica `index`'s list without changing it.
+    func read<Result: Sendable>(_ index: Int, _ body: (ReplicatedList<Entry>) throws -> Result) rethrows -> Result
+    /// Cuts every link between replicas of different groups; replicas in no group are alone.
+    func partition(_ groups: [[Int]])
+    /// Restores every link; linked replicas then exchange what the other lacks.
+    func heal()
+    /// Lets everything in flight arrive; returns whether every group of linked replicas converged
+    /// before `timeout`.
+    func settle(timeout: Duration) -> Bool
+    /// Change sets and bytes sent so far.
+    var traffic: Traffic { get }
+    /// Stops the transport; the cluster is unusable afterwards.
+    func shutDown()
+}
+
+/// What a cluster's transport carried.
+struct Traffic: Hashable, Sendable {
+    /// Change sets sent (a relayed or duplicated one counts each time).
+    var changeSets = 0
+    /// Bytes sent, framing and encryption included where there are any.
+    var bytes = 0
+}
+
+extension Cluster {
+    /// The confirmed rows of replica `index` (pending placeholders are local), as (ID, text) pairs.
+    func confirmedRows(_ index: Int) -> [ConfirmedRow] {
+        read(index) { list in list.compactMap { row in row.rowID.map { ConfirmedRow(id: $0, text: row.value.text) } } }
+    }
+
+    /// Whether the replicas at `indices` show the same confirmed rows in the same order and have seen
+    /// the same operations.
+    func converged(_ indices: some Collection<Int>) -> Bool {
+        guard let first = indices.first else { return true }
+        let vector = read(first) { $0.versionVector }
+        let rows = confirmedRows(first)
+        return indices.dropFirst().allSatisfy { read($0) { $0.versionVector } == vector && confirmedRows($0) == rows }
+    }
+
+    /// Whether every replica converged with every other.
+    var allConverged: Bool { converged(names.indices) }
+
+    /// The index of the replica called `name`, or nil.
+    func index(of name: String) -> Int? { names.firstIndex(of: name) }
+}
+
+/// A confirmed row as replicas compare it.
+struct ConfirmedRow: Hashable, Sendable {
+    /// The row's identity.
+    var id: RowID
+    /// Its text.
+    var text: String
+}
+
+/// The groups of linked replicas after a partition into `groups` of `count` replicas.
+func linkedGroups(_ groups: [[Int]], count: Int) -> [[Int]] {
+    let grouped = Set(groups.joined())
+    return groups.filter { !$0.isEmpty } + (0..<count).filter { !grouped.contains($0) }.map { [$0] }
+}

@@ -1,0 +1,138 @@
+import ListSync
+
+/// The demo's steps, told on a ``Cluster`` of phone, laptop and tablet.
+final class Story {
+    /// The replicas.
+    let cluster: any Cluster
+    /// What went wrong (a step that did not settle, a check that failed); empty when all went well.
+    private(set) var failures: [String] = []
+    /// Steps told so far.
+    private var step = 0
+
+    /// A story told on `cluster`, whose replicas are phone, laptop and tablet in that order.
+    init(cluster: any Cluster) { self.cluster = cluster }
+
+    /// Tells every step; dropped contacts take `loadDelay` to load.
+    func tell(loadDelay: Duration) throws {
+        title("The phone adds six places; every replica receives them.")
+        try type("phone", "add Paris Rome Tokyo Lima Oslo Cairo")
+        settleAndShow()
+
+        title("The laptop reorders: it drags Tokyo to the top.")
+        try type("laptop", "move Tokyo top")
+        settleAndShow()
+
+        title("Offline, the phone drags Rome to the top while the tablet drags it to the bottom.")
+        cluster.partition([])
+        try type("phone", "move Rome top")
+        try type("tablet", "move Rome bottom")
+        show()
+        note("Back online, Rome is in exactly one place on every replica (the later move wins; ties go to the higher replica ID).")
+        cluster.heal()
+        settleAndShow()
+        check("Rome appears once everywhere") { list in list.count { $0.value.text == "Rome" } == 1 }
+
+        title("Offline, the laptop deletes Lima while the phone moves it to the top.")
+        cluster.partition([])
+        try type("laptop", "delete Lima")
+        try type("phone", "move Lima top")
+        show()
+        note("Back online, the delete wins: a deleted row never comes back.")
+        cluster.heal()
+        settleAndShow()
+        check("Lima is gone everywhere") { list in !list.contains { $0.value.text == "Lima" } }
+
+        title("The tablet selects Paris, Cairo and Rome and drags them to the top; offline, the phone inserts Quito.")
+        cluster.partition([])
+        try type("tablet", "move Paris,Cairo,Rome top")
+        try type("phone", "insert 1 Quito")
+        note("Back online, the three rows stay together and in order.")
+        cluster.heal()
+        settleAndShow()
+        check("Paris, Cairo, Rome together and in order") { list in
+            let texts = list.map(\.value.text)
+            guard let first = texts.firstIndex(of: "Paris"), first + 2 < texts.count else { return false }
+            return Array(texts[first...(first + 2)]) == ["Paris", "Cairo", "Rome"]
+        }
+
+        title("The phone drops three contacts from another app; they load slowly behind placeholders.")
+        let delay = "\(Int(loadDelay / .milliseconds(1)))ms"
+        let loads =
+            try type("phone", "drop 2 \"Ada Lovelace\" \"Alan Turing\" --phone \"+44 20 7946 0000\" --delay \(delay)")
+            + type("phone", "drop 0 \"Grace Hopper\" --delay \(delay) --fail")
+        note("Placeholders are local: the others see nothing yet. Meanwhile the laptop inserts a row at the top and")
+        note("deletes Cairo, the row just above the placeholders; the tablet renames Rome.")
+        try type("laptop", "insert 0 Lisbon")
+        try type("laptop", "delete Cairo")
+        try type("tablet", "edit Rome Roma")
+        settleAndShow()
+
+        let results = Loads.wait(for: loads.map(\.load))
+        note("The loads end: each contact lands where its placeholder is now; the failed one leaves no trace.")
+        for (pending, result) in zip(loads, results) {
+            let outcome = cluster.edit(pending.replica) { list in list.finishLoad(pending.load.placeholder, with: result).outcome }
+            switch outcome {
+            case .committed(_, let row):
+                let text = cluster.read(pending.replica) { $0[row: row]?.value.text ?? "?" }
+                note("  \(cluster.names[pending.replica]): loaded \"\(text)\"")
+            case .failed(_, let error):
+                note("  \(cluster.names[pending.replica]): \(error); its placeholder is withdrawn")
+            case .cancelled:
+                note("  \(cluster.names[pending.replica]): load cancelled; its placeholder is withdrawn")
+            }
+        }
+        settleAndShow()
+        check("no placeholder is left, and no contact that failed to load") { list in
+            list.pendingCount == 0 && !list.contains { $0.value.text.hasPrefix("Grace Hopper") }
+        }
+    }
+
+    /// A pending load and the replica whose placeholder it fills.
+    struct PendingLoad {
+        var replica: Int
+        var load: DropResult<Entry>.PendingLoad
+    }
+
+    /// Prints `replica> line` and runs it there as a ``ListCommand``; returns the loads a drop started.
+    @discardableResult
+    private func type(_ replica: String, _ line: String) throws -> [PendingLoad] {
+        Console.print(Style.cyan("  \(replica)> ") + line)
+        guard let index = cluster.index(of: replica), let command = try ListCommand.parse(Words.split(line)) else {
+            preconditionFailure("the story's commands are list commands of its replicas")
+        }
+        let loads = try cluster.edit(index) { list in try list.run(command).loads }
+        return loads.map { PendingLoad(replica: index, load: $0) }
+    }
+
+    /// Prints the next step's title.
+    private func title(_ text: String) {
+        step += 1
+        Console.print("\n" + Style.bold("\(step). \(text)"))
+    }
+
+    /// Prints an explanation line.
+    private func note(_ text: String) { Console.print(Style.dim(text)) }
+
+    /// Waits for the linked replicas to converge, recording a failure when they do not, then shows them.
+    private func settleAndShow() {
+        if !cluster.settle(timeout: .seconds(15)) {
+            failures.append("step \(step): the replicas did not converge within 15 s")
+        }
+        show()
+    }
+
+    /// Prints every replica's list.
+    private func show() {
+        let columns = cluster.names.indices.map { index in
+            cluster.read(index) { ListDisplay.Column(name: cluster.names[index], list: $0) }
+        }
+        Console.print(ListDisplay.render(columns))
+    }
+
+    /// Records a failure unless `condition` holds on every replica.
+    private func check(_ description: String, _ condition: (ReplicatedList<Entry>) -> Bool) {
+        for index in cluster.names.indices where !cluster.read(index, { condition($0) }) {
+            failures.append("step \(step): expected \(description), but not on \(cluster.names[index])")
+        }
+    }
+}

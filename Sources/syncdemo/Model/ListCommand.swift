@@ -1,0 +1,242 @@
+import Foundation
+import ListSync
+
+/// An edit of the list as a user types it at a `peer` prompt or writes it in a scenario.
+///
+/// Rows are named by their 0-based index or by their text (the first confirmed row with it);
+/// several rows are separated by commas: `move Rome,Oslo top`.
+enum ListCommand: Equatable {
+    /// `add TEXT...`: appends one row per word.
+    case add([String])
+    /// `insert INDEX TEXT...`: inserts the rows at INDEX.
+    case insert([String], at: Int)
+    /// `move ROWS INDEX|top|bottom`: moves the rows, in list order, so the first lands at INDEX.
+    case move([RowReference], to: Destination)
+    /// `delete ROWS`: deletes the rows.
+    case delete([RowReference])
+    /// `edit ROW TEXT`: replaces the row's text.
+    case edit(RowReference, String)
+    /// `drop INDEX NAME... [--phone P] [--delay D] [--fail]`: an external drop of contacts as vCards.
+    case drop(ContactDrop)
+
+    /// The command words this enum parses, for help and dispatch.
+    static let verbs = ["add", "insert", "move", "delete", "edit", "drop"]
+
+    /// One line per command, for `help`.
+    static let help = """
+        add TEXT...                     append rows (quote texts with blanks: add "New York")
+        insert INDEX TEXT...            insert rows at INDEX (0 is the top)
+        move ROWS INDEX|top|bottom      move rows so the first lands at INDEX; the rest follow in order
+        delete ROWS                     delete rows
+        edit ROW TEXT                   replace a row's text
+        drop INDEX NAME... [--phone P] [--delay D] [--fail]
+                                        drop contacts from another app as vCards; each shows a pending
+                                        placeholder until its load ends after D (default 0s); --fail
+                                        makes the loads fail, withdrawing the placeholders
+        ROW is an index (0, 1, ...) or a row's text; ROWS is ROW[,ROW...]
+        """
+
+    /// A row named by index or by text.
+    enum RowReference: Equatable {
+        case index(Int)
+        case text(String)
+    }
+
+    /// Where moved rows land.
+    enum Destination: Equatable {
+        case index(Int)
+        case top
+        case bottom
+    }
+
+    /// Parses `words` (the verb first); nil when the verb is not a list command.
+    /// - Throws: ``CommandError`` naming the missing or malformed argument, with the command's syntax.
+    static func parse(_ words: [String]) throws(CommandError) -> ListCommand? {
+        guard let verb = words.first, verbs.contains(verb) else { return nil }
+        let arguments = Array(words.dropFirst())
+        func usage(_ syntax: String) -> CommandError { CommandError("usage: \(verb) \(syntax)") }
+        switch verb {
+        case "add":
+            guard !arguments.isEmpty else { throw usage("TEXT...") }
+            return .add(arguments)
+        case "insert":
+            guard arguments.count >= 2, let index = Int(arguments[0]) else { throw usage("INDEX TEXT...") }
+            return .insert(Array(arguments.dropFirst()), at: index)
+        case "move":
+            guard arguments.count == 2 else { throw usage("ROWS INDEX|top|bottom") }
+            switch arguments[1] {
+            case "top": return .move(references(arguments[0]), to: .top)
+            case "bottom": return .move(references(arguments[0]), to: .bottom)
+            default:
+                guard let index = Int(arguments[1]) else { throw usage("ROWS INDEX|top|bottom") }
+                return .move(references(arguments[0]), to: .index(index))
+            }
+        case "delete":
+            guard arguments.count == 1 else { throw usage("ROWS (several rows separated by commas)") }
+            return .delete(references(arguments[0]))
+        case "edit":
+            guard arguments.count == 2 else { throw usage("ROW TEXT") }
+            return .edit(reference(arguments[0]), arguments[1])
+        default:
+            return .drop(try ContactDrop(parsing: arguments))
+        }
+    }
+
+    /// `a,b,c` as row references.
+    private static func references(_ word: String) -> [RowReference] {
+        word.split(separator: ",").map { reference(String($0)) }
+    }
+
+    /// An index when `word` is an integer, else a text.
+    private static func reference(_ word: String) -> RowReference {
+        Int(word).map { .index($0) } ?? .text(word)
+    }
+}
+
+/// The contacts of one `drop` command and how their loads behave.
+struct ContactDrop: Equatable {
+    /// Where the placeholders appear.
+    var index: Int
+    /// One contact per name, in order.
+    var names: [String]
+    /// The phone number given to every contact, if any.
+    var phone: String?
+    /// How long each load takes.
+    var delay: Duration
+    /// Whether the loads fail (the placeholders are withdrawn).
+    var fails: Bool
+
+    /// Parses `INDEX NAME... [--phone P] [--delay D] [--fail]`.
+    init(parsing arguments: [String]) throws(CommandError) {
+        let syntax = CommandError("usage: drop INDEX NAME... [--phone P] [--delay D] [--fail]")
+        guard let first = arguments.first, let index = Int(first) else { throw syntax }
+        self.index = index
+        names = []
+        delay = .zero
+        fails = false
+        var rest = arguments.dropFirst()
+        while let word = rest.popFirst() {
+            switch word {
+            case "--fail": fails = true
+            case "--phone":
+                guard let value = rest.popFirst() else { throw syntax }
+                phone = value
+            case "--delay":
+                guard let value = rest.popFirst(), let duration = Duration(parsing: value) else {
+                    throw CommandError("drop: --delay expects a duration such as 500ms or 2s")
+                }
+                delay = duration
+            default:
+                guard !word.hasPrefix("--") else { throw CommandError("drop: unknown option '\(word)'") }
+                names.append(word)
+            }
+        }
+        guard !names.isEmpty else { throw syntax }
+    }
+
+    /// The drop items: one provider per contact offering a vCard and plain text, loading after ``delay``.
+    func items() -> [DropItem<Entry>] {
+        names.map { name in
+            let card = VCard(formattedName: name, phones: phone.map { [$0] } ?? [])
+            let delay = delay
+            let fails = fails
+            return DropItem(
+                .provider(typeIdentifiers: [.vCard, .utf8PlainText]) { type in
+                    try await Task.sleep(for: delay)
+                    if fails { throw LoadFailure(name: name) }
+                    return try card.data(for: type)
+                },
+                provisionalValue: Entry("\(name) (loading…)"))
+        }
+    }
+}
+
+/// A simulated load failure of a dropped contact (`drop --fail`).
+struct LoadFailure: Error, CustomStringConvertible {
+    /// The contact whose load failed.
+    var name: String
+    /// Says so.
+    var description: String { "loading \(name) failed" }
+}
+
+extension ReplicatedList where Element == Entry {
+    /// Runs `command` and returns its batch and the loads a drop left pending.
+    /// - Throws: ``CommandError`` for a row that does not exist or an index out of range; nothing changed.
+    func run(_ command: ListCommand) throws(CommandError) -> (change: ListChange, loads: [DropResult<Entry>.PendingLoad]) {
+        switch command {
+        case .add(let texts):
+            return (append(contentsOf: texts.map { Entry($0) }), [])
+        case .insert(let texts, let index):
+            try checkGap(index)
+            return (insert(contentsOf: texts.map { Entry($0) }, at: index), [])
+        case .move(let references, let destination):
+            let offsets = try resolve(references)
+            let remaining = indices.filter { !offsets.contains($0) }
+            let target: Int
+            switch destination {
+            case .top: target = 0
+            case .bottom: target = remaining.count
+            case .index(let index):
+                guard (0...remaining.count).contains(index) else {
+                    throw CommandError("cannot move to \(index): the rows can land at 0 to \(remaining.count)")
+                }
+                target = index
+            }
+            return (move(fromOffsets: offsets, toOffset: target < remaining.count ? remaining[target] : count), [])
+        case .delete(let references):
+            return (remove(atOffsets: try resolve(references)), [])
+        case .edit(let reference, let text):
+            return (updateValue(Entry(text), at: try resolve(reference)), [])
+        case .drop(let drop):
+            try checkGap(drop.index)
+            let items = drop.items()
+            let policy = DropPolicy(loadingValue: Entry("loading…"))
+            let proposal = dropProposal(for: items, at: .gap(drop.index), policy: policy)
+            do {
+                let result = try performDrop(items, proposal: proposal, policy: policy)
+                return (result.change, result.pendingLoads)
+            } catch {
+                throw CommandError("drop: \(error)")
+            }
+        }
+    }
+
+    /// The offsets of `references`; each must name a distinct confirmed row.
+    private func resolve(_ references: [ListCommand.RowReference]) throws(CommandError) -> IndexSet {
+        var offsets = IndexSet()
+        for reference in references {
+            let offset = try resolve(reference)
+            guard !offsets.contains(offset) else { throw CommandError("row \(offset) is named twice") }
+            offsets.insert(offset)
+        }
+        return offsets
+    }
+
+    /// The offset of the row `reference` names.
+    private func resolve(_ reference: ListCommand.RowReference) throws(CommandError) -> Int {
+        switch reference {
+        case .index(let index):
+            guard indices.contains(index) else {
+                throw CommandError(
+                    isEmpty ? "row \(index) does not exist: the list is empty"
+                        : "row \(index) does not exist: rows are 0 to \(count - 1)")
+            }
+            guard !self[index].isPending else {
+                throw CommandError("row \(index) is a pending placeholder; wait until it loads")
+            }
+            return index
+        case .text(let text):
+            guard let index = firstIndex(where: { !$0.isPending && $0.value.text == text }) else {
+                throw CommandError("no row reads '\(text)'; name it by its text exactly or by its index")
+            }
+            return index
+        }
+    }
+
+    /// Throws unless `index` is a gap of the list (0 to count).
+    private func checkGap(_ index: Int) throws(CommandError) {
+        guard (0...count).contains(index) else {
+            throw CommandError("index \(index) is out of range: rows can be inserted at 0 to \(count)")
+        }
+    }
+}
