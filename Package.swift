@@ -29,6 +29,8 @@ let package = Package(
         .testTarget(name: "ListSyncTests", dependencies: ["ListSync", "TestSupport"]),
         .testTarget(name: "ListSyncCryptoTests", dependencies: ["ListSyncCrypto", "ListSync"]),
         .testTarget(name: "ListSyncNetworkTests", dependencies: ["ListSyncNetwork", "ListSync", "TestSupport"]),
+        // Runs the built syncdemo binary as a subprocess (a dependency, so it is built).
+        .testTarget(name: "SyncDemoTests", dependencies: ["syncdemo"]),
         // Opens a store and edits it until killed; the crash tests launch it (a dependency, so it is built).
         .executableTarget(
             name: "StoreCrashWorker", dependencies: ["ListSyncStore", "ListSync", "TestSupport"],

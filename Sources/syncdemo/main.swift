@@ -49,7 +49,8 @@ func main(_ arguments: [String]) -> ExitCode {
             let nearest = names.min { editDistance($0, name) < editDistance($1, name) }
             let hint = nearest.map { editDistance($0, name) <= 2 ? "; did you mean '\($0)'?" : "" } ?? ""
             Console.error(
-                "syncdemo: unknown subcommand '\(name)'\(hint)\nSubcommands: \(names.joined(separator: ", ")). Try 'syncdemo --help'.")
+                "syncdemo: unknown subcommand '\(name)'\(hint)\nSubcommands: \(names.joined(separator: ", ")). Try 'syncdemo --help'."
+            )
             return .usage
         }
         command = found

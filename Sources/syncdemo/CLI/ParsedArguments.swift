@@ -24,7 +24,8 @@ struct ParsedArguments {
     ) throws(UsageError) -> Value {
         guard let text = string(name) else { return defaultValue }
         guard let value = Value(text.replacingOccurrences(of: "_", with: "")), range.contains(value) else {
-            throw error("option '--\(name)' expects an integer from \(range.lowerBound) to \(range.upperBound), got '\(text)'")
+            throw error(
+                "option '--\(name)' expects an integer from \(range.lowerBound) to \(range.upperBound), got '\(text)'")
         }
         return value
     }
@@ -89,7 +90,8 @@ extension Endpoint {
         var host = String(text[..<colon])
         if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
         if host == "localhost" { host = "127.0.0.1" }
-        let isIPv4 = host.split(separator: ".", omittingEmptySubsequences: false).count == 4
+        let isIPv4 =
+            host.split(separator: ".", omittingEmptySubsequences: false).count == 4
             && host.split(separator: ".").allSatisfy { UInt8($0) != nil }
         guard isIPv4 || (host.contains(":") && host.allSatisfy { $0.isHexDigit || $0 == ":" || $0 == "." }) else {
             return nil

@@ -1,6 +1,6 @@
+import Foundation
 import ListSync
 import ListSyncNetwork
-import Foundation
 
 #if canImport(Glibc)
     import Glibc
@@ -62,12 +62,17 @@ final class LoopbackCluster: Cluster {
     /// Dials the links inside each group and drops the links across groups (replica i dials j > i).
     private func setLinks(to newGroups: [[Int]]) {
         groups = newGroups
-        let groupOf = Dictionary(uniqueKeysWithValues: newGroups.enumerated().flatMap { group, members in
-            members.map { ($0, group) }
-        })
+        let groupOf = Dictionary(
+            uniqueKeysWithValues: newGroups.enumerated().flatMap { group, members in
+                members.map { ($0, group) }
+            })
         for i in names.indices {
             for j in names.indices where j > i {
-                if groupOf[i] == groupOf[j] { peers[i].connect(to: endpoints[j]) } else { peers[i].disconnect(from: endpoints[j]) }
+                if groupOf[i] == groupOf[j] {
+                    peers[i].connect(to: endpoints[j])
+                } else {
+                    peers[i].disconnect(from: endpoints[j])
+                }
             }
         }
     }
@@ -76,7 +81,9 @@ final class LoopbackCluster: Cluster {
         let clock = ContinuousClock()
         let deadline = clock.now + timeout
         while true {
-            let linked = groups.allSatisfy { group in group.allSatisfy { peers[$0].liveConnectionCount >= group.count - 1 } }
+            let linked = groups.allSatisfy { group in
+                group.allSatisfy { peers[$0].liveConnectionCount >= group.count - 1 }
+            }
             if linked && groups.allSatisfy({ converged($0) }) { return true }
             if clock.now >= deadline { return false }
             Thread.sleep(forTimeInterval: 0.005)

@@ -8,7 +8,8 @@ enum DemoCommand: Command {
         overview: "Three replicas syncing over TCP on this machine: moves, conflicts, drops (the default).",
         usage: "[--load-delay <duration>]",
         options: [
-            Option(name: "load-delay", valueName: "duration", help: "How long dropped contacts take to load (default 1s).")
+            Option(
+                name: "load-delay", valueName: "duration", help: "How long dropped contacts take to load (default 1s).")
         ],
         notes: """
             Runs on embedded defaults: loopback ports chosen automatically, a generated secret, nothing

@@ -27,7 +27,9 @@ final class Story {
         try type("phone", "move Rome top")
         try type("tablet", "move Rome bottom")
         show()
-        note("Back online, Rome is in exactly one place on every replica (the later move wins; ties go to the higher replica ID).")
+        note(
+            "Back online, Rome is in exactly one place on every replica (the later move wins; ties go to the higher replica ID)."
+        )
         cluster.heal()
         settleAndShow()
         check("Rome appears once everywhere") { list in list.count { $0.value.text == "Rome" } == 1 }
@@ -70,7 +72,9 @@ final class Story {
         let results = Loads.wait(for: loads.map(\.load))
         note("The loads end: each contact lands where its placeholder is now; the failed one leaves no trace.")
         for (pending, result) in zip(loads, results) {
-            let outcome = cluster.edit(pending.replica) { list in list.finishLoad(pending.load.placeholder, with: result).outcome }
+            let outcome = cluster.edit(pending.replica) { list in
+                list.finishLoad(pending.load.placeholder, with: result).outcome
+            }
             switch outcome {
             case .committed(_, let row):
                 let text = cluster.read(pending.replica) { $0[row: row]?.value.text ?? "?" }

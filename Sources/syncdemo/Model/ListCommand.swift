@@ -162,7 +162,9 @@ struct LoadFailure: Error, CustomStringConvertible {
 extension ReplicatedList where Element == Entry {
     /// Runs `command` and returns its batch and the loads a drop left pending.
     /// - Throws: ``CommandError`` for a row that does not exist or an index out of range; nothing changed.
-    func run(_ command: ListCommand) throws(CommandError) -> (change: ListChange, loads: [DropResult<Entry>.PendingLoad]) {
+    func run(_ command: ListCommand) throws(CommandError) -> (
+        change: ListChange, loads: [DropResult<Entry>.PendingLoad]
+    ) {
         switch command {
         case .add(let texts):
             return (append(contentsOf: texts.map { Entry($0) }), [])
@@ -218,7 +220,8 @@ extension ReplicatedList where Element == Entry {
         case .index(let index):
             guard indices.contains(index) else {
                 throw CommandError(
-                    isEmpty ? "row \(index) does not exist: the list is empty"
+                    isEmpty
+                        ? "row \(index) does not exist: the list is empty"
                         : "row \(index) does not exist: rows are 0 to \(count - 1)")
             }
             guard !self[index].isPending else {

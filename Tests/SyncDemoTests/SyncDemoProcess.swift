@@ -1,0 +1,68 @@
+import Foundation
+
+/// The built `syncdemo` binary, run as a subprocess the way a user runs it.
+enum SyncDemoProcess {
+    /// Why the binary could not be run.
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    /// What one run printed and how it ended.
+    struct Outcome {
+        /// The exit status.
+        var status: Int32
+        /// Standard output.
+        var output: String
+        /// Standard error.
+        var errors: String
+    }
+
+    /// The binary: next to the test bundle, found from the test process's own path.
+    static func binary() throws -> URL {
+        var starts = [URL(fileURLWithPath: ProcessInfo.processInfo.arguments[0]).resolvingSymlinksInPath()]
+        starts.append(Bundle.main.bundleURL)
+        for start in starts {
+            var directory = start.deletingLastPathComponent()
+            for _ in 0..<4 {
+                let candidate = directory.appendingPathComponent("syncdemo")
+                if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+                directory = directory.deletingLastPathComponent()
+            }
+        }
+        throw Failure(description: "syncdemo not found near \(starts.map(\.path))")
+    }
+
+    /// Runs `syncdemo arguments` with `input` on standard input (closed after it) and waits for it to
+    /// exit, killing it after `timeout` seconds.
+    static func run(_ arguments: [String], input: String = "", timeout: Double = 120) throws -> Outcome {
+        let process = Process()
+        process.executableURL = try binary()
+        process.arguments = arguments
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("syncdemo-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // Files, not pipes: a chatty child can never block on a full pipe while we wait for it.
+        let outputURL = directory.appendingPathComponent("out")
+        let errorURL = directory.appendingPathComponent("err")
+        FileManager.default.createFile(atPath: outputURL.path, contents: nil)
+        FileManager.default.createFile(atPath: errorURL.path, contents: nil)
+        process.standardOutput = try FileHandle(forWritingTo: outputURL)
+        process.standardError = try FileHandle(forWritingTo: errorURL)
+        let stdin = Pipe()
+        process.standardInput = stdin
+        try process.run()
+        stdin.fileHandleForWriting.write(Data(input.utf8))
+        try stdin.fileHandleForWriting.close()
+        let deadline = Date().addingTimeInterval(timeout)
+        while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        if process.isRunning {
+            process.terminate()
+            process.waitUntilExit()
+            throw Failure(description: "syncdemo \(arguments.joined(separator: " ")) still ran after \(timeout) s")
+        }
+        return Outcome(
+            status: process.terminationStatus,
+            output: (try? String(contentsOf: outputURL, encoding: .utf8)) ?? "",
+            errors: (try? String(contentsOf: errorURL, encoding: .utf8)) ?? "")
+    }
+}
