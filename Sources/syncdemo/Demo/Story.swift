@@ -28,7 +28,7 @@ final class Story {
         try type("tablet", "move Rome bottom")
         show()
         note(
-            "Back online, Rome is in exactly one place on every replica (the later move wins; ties go to the higher replica ID)."
+            "Back online, Rome is in one place everywhere (concurrent moves: the later wins, ties go to the higher replica ID)."
         )
         cluster.heal()
         settleAndShow()
