@@ -41,6 +41,9 @@ let package = Package(
         .executableTarget(name: "QuickStart", dependencies: ["ListSync"], path: "Examples/QuickStart", exclude: ["README.md"]),
         .executableTarget(name: "PlacesList", dependencies: ["ListSync"], path: "Examples/PlacesList", exclude: ["README.md"]),
         .executableTarget(name: "ClientList", dependencies: ["ListSync"], path: "Examples/ClientList", exclude: ["README.md"]),
+        .executableTarget(
+            name: "NetworkSync", dependencies: ["ListSync", "ListSyncNetwork"], path: "Examples/NetworkSync",
+            exclude: ["README.md"]),
         // UITableViewDragDelegate and UITableViewDropDelegate over ListSync; empty except on Apple platforms.
         .target(name: "UIKitAdapter", dependencies: ["ListSync"], path: "Examples/UIKitAdapter", exclude: ["README.md"]),
     ],

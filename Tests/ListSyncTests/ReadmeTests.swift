@@ -1,23 +1,17 @@
 import Foundation
 import Testing
 
-/// The README's usage example is the QuickStart example verbatim, so it compiles and runs in CI.
+/// The README's code examples are the examples' sources verbatim, so they compile and run in CI.
 struct ReadmeTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
 
-    @Test func readmeQuotesQuickStart() throws {
+    @Test(arguments: ["QuickStart", "PlacesList", "NetworkSync"])
+    func readmeQuotesExampleVerbatim(example: String) throws {
         let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
-        let example = try String(
-            contentsOf: Self.root.appendingPathComponent("Examples/QuickStart/main.swift"), encoding: .utf8)
-        #expect(readme.contains("```swift\n" + example + "```"))
-    }
-
-    @Test func readmeQuotesPlacesList() throws {
-        let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
-        let example = try String(
-            contentsOf: Self.root.appendingPathComponent("Examples/PlacesList/main.swift"), encoding: .utf8)
-        #expect(readme.contains("## Drag and drop") && readme.contains("```swift\n" + example + "```"))
+        let source = try String(
+            contentsOf: Self.root.appendingPathComponent("Examples/\(example)/main.swift"), encoding: .utf8)
+        #expect(readme.contains("```swift\n" + source + "```"))
     }
 
     @Test func readmeOpensWithTheTwoCommands() throws {
