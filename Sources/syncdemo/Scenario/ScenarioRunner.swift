@@ -40,7 +40,11 @@ final class ScenarioRunner {
         switch action {
         case .edit(let replica, let command):
             let pending = cluster.edit(replica) { list in Result { () throws(CommandError) in try list.run(command) } }
-            for load in try pending.get().loads { loads.start(load, on: replica) }
+            do throws(CommandError) {
+                for load in try pending.get().loads { loads.start(load, on: replica) }
+            } catch {
+                throw CommandError("\(cluster.names[replica]): \(error.message)")
+            }
         case .partition(let groups):
             cluster.partition(groups)
         case .heal:
@@ -68,9 +72,9 @@ final class ScenarioRunner {
                 column(index).rows.map { ($0.isPending ? "…" : "") + $0.text }.joined(separator: " | ")
             }
         case .assertCount(let replica, let count):
-            try check(replica, "count", "\(count)") { "\(cluster.confirmedRows($0).count)" }
+            try check(replica, "confirmed rows", "\(count)") { "\(cluster.confirmedRows($0).count)" }
         case .assertPending(let replica, let count):
-            try check(replica, "pending", "\(count)") { index in "\(cluster.read(index) { $0.pendingCount })" }
+            try check(replica, "pending placeholders", "\(count)") { index in "\(cluster.read(index) { $0.pendingCount })" }
         }
         if action.isAssertion { assertionsHeld += 1 }
     }
@@ -82,7 +86,7 @@ final class ScenarioRunner {
         for index in replica.map({ [$0] }) ?? Array(cluster.names.indices) {
             let found = actual(index)
             guard found == expected else {
-                throw failed("expected \(cluster.names[index]) \(what) \(expected), got \(found)")
+                throw failed("expected \(what) on \(cluster.names[index]): \(expected), got \(found)")
             }
         }
     }
