@@ -149,7 +149,7 @@ struct Scenario {
             "usage: assert converged | assert [NAME] rows A | B ... | assert [NAME] count N | assert [NAME] pending N")
         if words == ["converged"] { return .assertConverged }
         guard let first = words.first else { throw syntax }
-        let replica = replicas.contains(first) ? try index(of: first) : nil
+        let replica = replicas.firstIndex(of: first)
         let rest = replica == nil ? words[...] : words.dropFirst()
         guard let kind = rest.first else { throw syntax }
         let values = Array(rest.dropFirst())

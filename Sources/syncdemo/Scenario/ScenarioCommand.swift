@@ -31,7 +31,8 @@ enum ScenarioCommand: Command {
         A drop's loads start at once in the background; its placeholders stay pending until a 'wait'.
 
         EXIT STATUS: 0 when every step ran and every assertion held; 1 at the first failed assertion or
-        step (FILE:LINE: what failed); 64 for a malformed file, reported before anything runs.
+        step (FILE:LINE: what failed); 64 for a malformed file, reported before anything runs, or a
+        file that cannot be read.
         """
 
     static let interface = CommandInterface(

@@ -74,7 +74,9 @@ final class ScenarioRunner {
         case .assertCount(let replica, let count):
             try check(replica, "confirmed rows", "\(count)") { "\(cluster.confirmedRows($0).count)" }
         case .assertPending(let replica, let count):
-            try check(replica, "pending placeholders", "\(count)") { index in "\(cluster.read(index) { $0.pendingCount })" }
+            try check(replica, "pending placeholders", "\(count)") { index in
+                "\(cluster.read(index) { $0.pendingCount })"
+            }
         }
         if action.isAssertion { assertionsHeld += 1 }
     }

@@ -35,7 +35,8 @@ struct Simulation {
                 cluster.partition(window.groups)
             }
             let replica = Int.random(in: 0..<replicas, using: &generator)
-            let outcome = cluster.edit(replica) { list in Result { () throws(CommandError) in try workload.edit(list) } }
+            let outcome = cluster.edit(replica) { list in Result { () throws(CommandError) in try workload.edit(list) }
+            }
             if case .failure(let error) = outcome {
                 throw CommandFailure("operation \(operation) on \(names[replica]) (seed \(seed)): \(error)")
             }

@@ -83,7 +83,8 @@ struct SimulationReport: Encodable {
             ("time to converge", String(format: "%.1f ms after the last operation", convergeMilliseconds)),
             (
                 "position keys",
-                String(format: "%.1f bytes on average, %d at most", positionKeys.averageBytes, positionKeys.maximumBytes)
+                String(
+                    format: "%.1f bytes on average, %d at most", positionKeys.averageBytes, positionKeys.maximumBytes)
             ),
             ("duplicated rows", "\(audit.duplicatedRows)"),
             ("lost rows", "\(audit.lostRows)"),
