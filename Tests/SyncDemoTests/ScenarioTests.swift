@@ -50,7 +50,7 @@ import Testing
         #expect(!outcome.output.contains("assert converged"), "stops at the first failure")
     }
 
-    @Test func unsyncedEditsAreConcurrentInMemory() throws {
+    @Test func memoryTransportDeliversOnlyAtSync() throws {
         let (outcome, path) = try run(
             """
             replicas a b
@@ -62,6 +62,22 @@ import Testing
             """)
         #expect(outcome.status == 1)
         #expect(outcome.errors.contains("\(path):6: assertion failed: expected pending placeholders on b: 2, got 0"))
+    }
+
+    @Test func waitLandsOnlyLoadsThatEnded() throws {
+        let (outcome, _) = try run(
+            """
+            replicas phone laptop
+            phone: drop 0 Ada --delay 60s
+            wait 10ms
+            assert phone pending 1
+            assert phone rows …Ada (loading…)
+            assert laptop rows
+            sync
+            assert count 0
+            """)
+        #expect(outcome.status == 0, "stdout: \(outcome.output)\nstderr: \(outcome.errors)")
+        #expect(outcome.output.hasSuffix("passed: 4 assertions held\n"))
     }
 
     @Test func failingStepExitsOneNamingItsLine() throws {
