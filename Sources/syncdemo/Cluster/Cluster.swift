@@ -18,6 +18,9 @@ protocol Cluster: AnyObject {
     /// Lets everything in flight arrive; returns whether every group of linked replicas converged
     /// before `timeout`.
     func settle(timeout: Duration) -> Bool
+    /// Lets some of the messages in flight arrive, between operations of a simulation; a transport
+    /// that delivers on its own threads does nothing.
+    func deliverSome()
     /// Change sets and bytes sent so far.
     var traffic: Traffic { get }
     /// Stops the transport; the cluster is unusable afterwards.
@@ -33,6 +36,9 @@ struct Traffic: Hashable, Sendable {
 }
 
 extension Cluster {
+    /// Nothing: the transport delivers on its own.
+    func deliverSome() {}
+
     /// The confirmed rows of replica `index` (pending placeholders are local), as (ID, text) pairs.
     func confirmedRows(_ index: Int) -> [ConfirmedRow] {
         read(index) { list in list.compactMap { row in row.rowID.map { ConfirmedRow(id: $0, text: row.value.text) } } }
