@@ -48,8 +48,7 @@ import Testing
         let laptopData = directory.appendingPathComponent("laptop").path
         let phone = try peer("phone", ["--listen", "127.0.0.1:0", "--data", phoneData])
         let address = "127.0.0.1:\(try phone.listeningPort())"
-        let laptopArguments = ["--connect", address, "--data", laptopData]
-        var laptop = try peer("laptop", laptopArguments)
+        var laptop = try peer("laptop", ["--connect", address, "--data", laptopData])
 
         _ = try phone.ask("add Paris Rome Tokyo", replyStartingWith: "ok: 3 inserted")
         try expectConverged(phone, laptop, on: ["Paris", "Rome", "Tokyo"])
@@ -64,11 +63,14 @@ import Testing
         laptop.kill()
         _ = try phone.ask("delete Rome", replyStartingWith: "ok: 1 removed")
         _ = try phone.ask("insert 0 Oslo", replyStartingWith: "ok: 1 inserted")
-        laptop = try peer("laptop", laptopArguments)
+        // Restarted alone (no --connect), the laptop shows what its directory kept, Lima included.
+        laptop = try peer("laptop", ["--data", laptopData])
         #expect(try laptop.ask("status", replyStartingWith: "replica: ") == identity)
+        #expect(try laptop.rows() == ["Tokyo", "Paris", "Rome", "Lima"])
+        #expect(laptop.errors.contains("resumed with 4 rows"))
+        _ = try laptop.ask("connect \(address)", replyStartingWith: "dialing \(address)")
         _ = try laptop.ask("edit Paris Lutetia", replyStartingWith: "ok: 1 updated")
         try expectConverged(phone, laptop, on: ["Oslo", "Tokyo", "Lutetia", "Lima"])
-        #expect(laptop.errors.contains("resumed with"))
         #expect(try phone.finish() == 0)
         #expect(try laptop.finish() == 0)
     }
@@ -84,7 +86,7 @@ import Testing
         try intruder.waitForError(containing: "authenticationFailed")
         #expect(intruder.errors.contains("secrets differ"))
         #expect(try intruder.rows().isEmpty)
-        #expect(try phone.ask("status", replyStartingWith: "peers: ") == "peers: 0 live of 0")
+        #expect(try phone.ask("status", replyStartingWith: "peers: ").hasPrefix("peers: 0 live of "))
         #expect(try intruder.finish() == 0)
         #expect(try phone.finish() == 0)
     }

@@ -13,7 +13,8 @@ enum PeerCommand: Command {
     static let interface = CommandInterface(
         name: "syncdemo peer",
         overview: "One replica as a long-running TCP peer, driven by commands on standard input.",
-        usage: "--name <name> [--listen <host:port>] [--connect <host:port>]... [--data <dir>] [--secret-file <file>]",
+        usage: "--name <name> [--listen <host:port>] [--connect <host:port>]... [--data <dir>] [--secret-file <file>]\n"
+            + "                     [--document <id>]",
         options: [
             Option(name: "name", valueName: "name", help: "The replica's name, shown at the prompt and by 'list'."),
             Option(
