@@ -16,6 +16,7 @@ struct PeerPrompt {
         var lineNumber = 0
         output.prompt()
         reading: while let line = readLine() {
+            output.endPrompt()
             lineNumber += 1
             do {
                 let words = try Words.split(line)
@@ -33,6 +34,7 @@ struct PeerPrompt {
             }
             output.prompt()
         }
+        output.endPrompt()
         if output.isInteractive { Console.error("") }
         do {
             try session.finish()
