@@ -10,6 +10,7 @@ import ListSyncStore
 
 /// `syncdemo peer`: one long-running replica that syncs over TCP and reads commands from standard input.
 enum PeerCommand: Command {
+    /// Options, commands and help.
     static let interface = CommandInterface(
         name: "syncdemo peer",
         overview: "One replica as a long-running TCP peer, driven by commands on standard input.",
@@ -49,6 +50,9 @@ enum PeerCommand: Command {
               syncdemo peer --name laptop --connect 127.0.0.1:7001
             """)
 
+    /// Opens the replica, listens and dials, then reads commands until `quit` or the end of input.
+    /// - Throws: ``UsageError`` for a missing `--name` or a bad value (exit 64); ``CommandFailure`` for a
+    ///   secret file, data directory or listening address that cannot be used (exit 1).
     static func run(_ arguments: ParsedArguments) throws -> ExitCode {
         guard let name = arguments.string("name"), !name.isEmpty else {
             throw arguments.error("option '--name' is required: --name <name>, e.g. --name phone")
@@ -66,12 +70,10 @@ enum PeerCommand: Command {
         }
         let output = PeerOutput(name: name)
         let store = try arguments.string("data").map(openStore)
-        let replica = PeerReplica(storage: store.map { .durable($0) } ?? .memory(ReplicatedList(replicaID: .random())))
-        {
-            change in output.announce("<- \(change.summary) by a peer")
-        }
+        let storage: PeerReplica.Storage = store.map { .durable($0) } ?? .memory(ReplicatedList(replicaID: .random()))
+        let replica = PeerReplica(storage: storage) { change in output.announce("<- \(change.summary) by a peer") }
         var configuration = PeerConfiguration(sync: SyncSettings(document: document, secret: secret))
-        configuration.reconnectMaximumDelay = .seconds(5)
+        configuration.reconnectMaximumDelay = .seconds(5)  // a restarted peer is found again within 5 s
         let log = PeerLog(output: output)
         configuration.log = { log.write($0) }
         let peer: SyncPeer<PeerReplica>

@@ -22,7 +22,7 @@ final class PeerLog: Sendable {
     }
 
     /// The readable form of `line`, or nil when it says nothing new.
-    func format(_ line: String) -> String? {
+    private func format(_ line: String) -> String? {
         var message = Substring(line)
         if message.hasPrefix("listsync["), let end = message.firstIndex(of: "]") {
             message = message[message.index(after: end)...].drop { $0 == " " }
@@ -65,6 +65,5 @@ final class PeerLog: Sendable {
         var reason = message.split(separator: ": ").last.map(String.init) ?? "unknown error"
         if let errno = reason.range(of: " (errno ") { reason = String(reason[..<errno.lowerBound]) }
         return (String(endpoint), reason.prefix(1).lowercased() + reason.dropFirst())
-    }
-
+    }}
 }

@@ -18,7 +18,7 @@ final class PeerReplica: SyncReplica {
     }
 
     /// Where the list lives.
-    let storage: Storage
+    private let storage: Storage
     /// Called with the batch of every merge that changed visible rows (on the peer's thread, its lock held).
     private let onMerge: @Sendable (ListChange) -> Void
 
@@ -28,6 +28,7 @@ final class PeerReplica: SyncReplica {
         self.onMerge = onMerge
     }
 
+    /// The list's replica ID (a durable one keeps it across restarts).
     var replicaID: ReplicaID {
         switch storage {
         case .memory(let list): list.replicaID
@@ -35,10 +36,13 @@ final class PeerReplica: SyncReplica {
         }
     }
 
+    /// What the list has seen.
     var versionVector: VersionVector { read { $0.versionVector } }
 
+    /// Everything a replica that has seen `vector` lacks.
     func changes(since vector: VersionVector) -> ChangeSet { read { $0.changes(since: vector) } }
 
+    /// Whether merging `changes` would change nothing.
     func hasSeen(_ changes: ChangeSet) -> Bool { read { $0.hasSeen(changes) } }
 
     /// Merges `changes`, logging them first when durable, and reports what became visible.

@@ -46,7 +46,7 @@ final class PeerSession: Sendable {
             disconnect HOST:PORT            stop dialing a peer and close the connection
             status                          replica ID, version vector, rows, placeholders, traffic
             help                            show this help
-            quit                            wait for running loads, then exit (end of input does the same)
+            quit, exit                      wait for running loads, then exit (end of input does the same)
             """
 
     /// Runs the command `words` (the verb first).
