@@ -65,5 +65,5 @@ final class PeerLog: Sendable {
         var reason = message.split(separator: ": ").last.map(String.init) ?? "unknown error"
         if let errno = reason.range(of: " (errno ") { reason = String(reason[..<errno.lowerBound]) }
         return (String(endpoint), reason.prefix(1).lowercased() + reason.dropFirst())
-    }}
+    }
 }
