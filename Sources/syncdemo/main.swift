@@ -1,7 +1,7 @@
 import Foundation
 
 /// The subcommands; the first is the default.
-let commands: [any Command.Type] = [DemoCommand.self, SimulateCommand.self, ScenarioCommand.self]
+let commands: [any Command.Type] = [DemoCommand.self, PeerCommand.self, SimulateCommand.self, ScenarioCommand.self]
 /// The version `--version` prints.
 let version = "0.2.0"
 

@@ -133,4 +133,32 @@ struct TCPSyncTests {
         try listener.listen(on: endpoint)
         #expect(await eventually { rows(listener) == ["queued while offline"] })
     }
+
+    /// `connections` names each connection's address, direction, state and replica, and the dials waiting.
+    @Test func connectionsReportAddressesAndStates() async throws {
+        let listener = try makePeer(1)
+        let dialer = try makePeer(2)
+        defer {
+            listener.stop()
+            dialer.stop()
+        }
+        let endpoint = try listener.listen(on: .loopbackIPv4())
+        dialer.connect(to: endpoint)
+        #expect(
+            await eventually { dialer.connections.first?.state == .live && listener.connections.first?.state == .live })
+        #expect(
+            dialer.connections == [
+                PeerConnection(remote: endpoint, isDialed: true, replica: ReplicaID(1), state: .live)
+            ])
+        let accepted = try #require(listener.connections.first)
+        #expect(!accepted.isDialed && accepted.replica == ReplicaID(2) && accepted.remote.host == "127.0.0.1")
+        listener.stop()
+        #expect(
+            await eventually {
+                guard case .waiting = dialer.connections.first?.state else { return false }
+                return dialer.connections.count == 1 && dialer.connections[0].remote == endpoint
+            })
+        dialer.disconnect(from: endpoint)
+        #expect(dialer.connections.isEmpty)
+    }
 }

@@ -35,6 +35,9 @@ public final class SyncNode<Replica: SyncReplica> {
     /// Connections whose version vectors have been exchanged: changes stream live on them.
     public var liveConnectionCount: Int { sessions.values.count { $0.isLive } }
 
+    /// Whether connection `id` exchanged version vectors, so that changes stream live on it.
+    public func isLive(_ id: ConnectionID) -> Bool { sessions[id]?.isLive ?? false }
+
     /// Whether the handshake of connection `id` succeeded.
     public func isAuthenticated(_ id: ConnectionID) -> Bool { sessions[id]?.channel.isAuthenticated ?? false }
 

@@ -98,6 +98,9 @@ public final class SyncPeer<Replica: SyncReplica>: Sendable {
     /// Connections whose handshake and version-vector exchange completed.
     public var liveConnectionCount: Int { loop.withLock { $0.node.liveConnectionCount } }
 
+    /// Every open connection and every dialed endpoint waiting to redial, with its address and state.
+    public var connections: [PeerConnection] { loop.withLock { $0.connectionStates(now: .now) } }
+
     /// Connections open, authenticated or not.
     public var connectionCount: Int { loop.withLock { $0.connections.count } }
 

@@ -1,0 +1,55 @@
+import ListSync
+
+/// One connection of a ``SyncPeer``, or an endpoint it dials while no connection to it is open, as
+/// ``SyncPeer/connections`` reports it.
+public struct PeerConnection: Hashable, Sendable {
+    /// How far a connection has come.
+    public enum State: Hashable, Sendable {
+        /// A dialed endpoint between attempts: the next one starts after this delay.
+        case waiting(retryIn: Duration)
+        /// A non-blocking connect is in progress.
+        case connecting
+        /// Connected; the handshake or the version-vector exchange has not completed.
+        case handshaking
+        /// Authenticated, version vectors exchanged: changes stream live.
+        case live
+    }
+
+    /// The other end: the dialed endpoint, or the address an accepted connection came from.
+    public var remote: Endpoint
+    /// Whether this peer dials it (``SyncPeer/connect(to:)``), rather than having accepted it.
+    public var isDialed: Bool
+    /// The other replica, once authenticated.
+    public var replica: ReplicaID?
+    /// How far the connection has come.
+    public var state: State
+
+    /// A connection to `remote` in `state`.
+    public init(remote: Endpoint, isDialed: Bool, replica: ReplicaID?, state: State) {
+        self.remote = remote
+        self.isDialed = isDialed
+        self.replica = replica
+        self.state = state
+    }
+}
+
+extension PeerLoop {
+    /// Every open connection, then every dialed endpoint waiting for its next attempt, in a stable order.
+    /// - Complexity: O(c log c) for c connections and dials.
+    func connectionStates(now: ContinuousClock.Instant) -> [PeerConnection] {
+        let open = connections.keys.sorted().compactMap { id -> PeerConnection? in
+            guard let connection = connections[id] else { return nil }
+            let state: PeerConnection.State =
+                connection.isConnecting ? .connecting : node.isLive(id) ? .live : .handshaking
+            return PeerConnection(
+                remote: connection.remote, isDialed: connection.dial != nil, replica: connection.peer, state: state)
+        }
+        let waiting = dials.filter { $0.value.connection == nil }.sorted { $0.key.description < $1.key.description }
+            .map { endpoint, dial in
+                PeerConnection(
+                    remote: endpoint, isDialed: true, replica: nil,
+                    state: .waiting(retryIn: max(.zero, dial.nextAttempt - now)))
+            }
+        return open + waiting
+    }
+}

@@ -1,0 +1,142 @@
+import ListSync
+import ListSyncNetwork
+import ListSyncStore
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// `syncdemo peer`: one long-running replica that syncs over TCP and reads commands from standard input.
+enum PeerCommand: Command {
+    /// Options, commands and help.
+    static let interface = CommandInterface(
+        name: "syncdemo peer",
+        overview: "One replica as a long-running TCP peer, driven by commands on standard input.",
+        usage: "--name <name> [--listen <host:port>] [--connect <host:port>]... [--data <dir>] [--secret-file <file>]\n"
+            + "                     [--document <id>]",
+        options: [
+            Option(name: "name", valueName: "name", help: "The replica's name, shown at the prompt and by 'list'."),
+            Option(
+                name: "listen", valueName: "host:port",
+                help: "Accept peers on this address; port 0 picks a free one (printed at start)."),
+            Option(
+                name: "connect", valueName: "host:port",
+                help: "Dial this peer and redial with backoff whenever the connection drops.", isRepeatable: true),
+            Option(
+                name: "data", valueName: "dir",
+                help: "Keep the replica in this directory (created on first use): its identity and rows\n"
+                    + "survive a restart or a kill -9. Default: in memory."),
+            Option(
+                name: "secret-file", valueName: "file",
+                help: "Read the document's shared secret (16 bytes or more) from this file. Default: a\n"
+                    + "built-in demo secret, for local experiments only."),
+            Option(
+                name: "document", valueName: "id", help: "The document the peers share (default 'syncdemo')."),
+        ],
+        notes: """
+            COMMANDS (one per line on standard input; 'help' lists them):
+            \(PeerSession.help.split(separator: "\n").map { "  " + $0 }.joined(separator: "\n"))
+
+            Results go to standard output: the first line is 'peer NAME listening on HOST:PORT', then one
+            or more lines per command; '<- ...' lines say what a peer's changes did, 'drop: ...' lines
+            report loads that ended. Network events and errors go to standard error. On a terminal the
+            prompt is 'NAME> '; piped, there is no prompt, a failed command is reported with its line
+            number and the rest still run, and the exit code is 1 if any command failed.
+
+            EXAMPLE (two terminals):
+              syncdemo peer --name phone --listen 127.0.0.1:7001 --data /tmp/phone
+              syncdemo peer --name laptop --connect 127.0.0.1:7001
+            """)
+
+    /// Opens the replica, listens and dials, then reads commands until `quit` or the end of input.
+    /// - Throws: ``UsageError`` for a missing `--name` or a bad value (exit 64); ``CommandFailure`` for a
+    ///   secret file, data directory or listening address that cannot be used (exit 1).
+    static func run(_ arguments: ParsedArguments) throws -> ExitCode {
+        guard let name = arguments.string("name"), !name.isEmpty else {
+            throw arguments.error("option '--name' is required: --name <name>, e.g. --name phone")
+        }
+        let listen = try arguments.endpoints("listen").first
+        let dials = try arguments.endpoints("connect")
+        let document = arguments.string("document") ?? "syncdemo"
+        guard document.utf8.count <= 255 else { throw arguments.error("option '--document' takes at most 255 bytes") }
+        let secret: [UInt8]
+        if let path = arguments.string("secret-file") {
+            secret = try PeerSecret.read(path: path)
+        } else {
+            Console.error(PeerSecret.demoWarning)
+            secret = PeerSecret.demo
+        }
+        let output = PeerOutput(name: name)
+        let store = try arguments.string("data").map(openStore)
+        let storage: PeerReplica.Storage = store.map { .durable($0) } ?? .memory(ReplicatedList(replicaID: .random()))
+        let replica = PeerReplica(storage: storage) { change in output.announce("<- \(change.summary) by a peer") }
+        var configuration = PeerConfiguration(sync: SyncSettings(document: document, secret: secret))
+        configuration.reconnectMaximumDelay = .seconds(5)  // a restarted peer is found again within 5 s
+        let log = PeerLog(output: output)
+        configuration.log = { log.write($0) }
+        let peer: SyncPeer<PeerReplica>
+        do {
+            peer = try SyncPeer(replica: replica, configuration: configuration)
+        } catch {
+            throw CommandFailure("could not start the peer: \(error)")
+        }
+        let session = PeerSession(name: name, peer: peer, store: store, output: output)
+        if let listen {
+            do {
+                output.result("peer \(name) listening on \(try peer.listen(on: listen))")
+            } catch {
+                try? session.finish()
+                throw listenFailure(listen, error)
+            }
+        } else {
+            output.result("peer \(name) started, not listening (--listen HOST:PORT accepts peers)")
+        }
+        for endpoint in dials { peer.connect(to: endpoint) }
+        return PeerPrompt(session: session, output: output).run()
+    }
+
+    /// Opens (or creates) the durable replica in `directory`.
+    /// - Throws: ``CommandFailure`` saying why the directory cannot be used and what to do instead.
+    private static func openStore(_ directory: String) throws(CommandFailure) -> DurableReplica<Entry> {
+        do {
+            let store = try DurableReplica<Entry>(directory: directory)
+            let rows = store.read { $0.count }
+            let state = store.recoveryReport.created ? "created" : "resumed with \(rows) rows"
+            Console.error("replica \(store.replicaID) \(state) in \(directory)")
+            return store
+        } catch .locked {
+            let holder = LockHolder.process(lockingReplicaIn: directory).map { "pid \($0)" } ?? "pid unknown"
+            throw CommandFailure(
+                "\(directory) is in use by another syncdemo peer (\(holder)); stop that peer, "
+                    + "or give this one another --data directory")
+        } catch .notAReplica {
+            throw CommandFailure(
+                "\(directory) is not a replica directory (it holds other files); give --data a new or empty directory")
+        } catch {
+            throw CommandFailure("cannot open the replica in \(directory): \(error)")
+        }
+    }
+
+    /// Why listening on `endpoint` failed, and what to try instead.
+    private static func listenFailure(_ endpoint: Endpoint, _ error: SocketError) -> CommandFailure {
+        let other = Endpoint(host: endpoint.host, port: endpoint.port == .max ? 1024 : endpoint.port + 1)
+        let free = Endpoint(host: endpoint.host, port: 0)
+        switch error.errno {
+        case EADDRINUSE:
+            return CommandFailure(
+                "cannot listen on \(endpoint): port \(endpoint.port) is in use by another process; "
+                    + "choose another port (--listen \(other)) or let the system pick one (--listen \(free))")
+        case EADDRNOTAVAIL:
+            return CommandFailure(
+                "cannot listen on \(endpoint): \(endpoint.host) is not an address of this machine; "
+                    + "use 127.0.0.1, 0.0.0.0 or one of its own addresses")
+        case EACCES:
+            return CommandFailure(
+                "cannot listen on \(endpoint): ports below 1024 need privileges; choose a port from 1024 up")
+        default:
+            return CommandFailure("cannot listen on \(endpoint): \(error)")
+        }
+    }
+}

@@ -1,0 +1,204 @@
+import Dispatch
+import ListSync
+import ListSyncNetwork
+import ListSyncStore
+
+/// A running `syncdemo peer`: its ``SyncPeer``, and the commands typed at it.
+///
+/// Every method may be called from any thread; drop loads run as tasks and finish on their own.
+final class PeerSession: Sendable {
+    /// What a command asks of the prompt.
+    enum Reply: Equatable {
+        /// Print these lines and read the next command.
+        case lines([String])
+        /// Stop reading commands.
+        case quit
+    }
+
+    /// The peer's name, for `list`.
+    let name: String
+    /// The network peer serving the replica.
+    let peer: SyncPeer<PeerReplica>
+    /// The durable store behind the replica, closed by ``finish()``; nil when in memory.
+    private let store: DurableReplica<Entry>?
+    /// Where announcements go.
+    private let output: PeerOutput
+    /// The drop loads still running.
+    private let loads = DispatchGroup()
+
+    /// A session of `peer`, whose replica is kept in `store` (nil: in memory).
+    init(name: String, peer: SyncPeer<PeerReplica>, store: DurableReplica<Entry>?, output: PeerOutput) {
+        self.name = name
+        self.peer = peer
+        self.store = store
+        self.output = output
+    }
+
+    /// The words of the peer's own commands, for help and suggestions.
+    static let verbs = ["list", "peers", "connect", "disconnect", "status", "help", "quit"]
+
+    /// One line per command, for `help`.
+    static let help =
+        ListCommand.help + "\n" + """
+            list                            show the rows (pending placeholders marked with …)
+            peers                           show connections: address, dialed or accepted, state, replica
+            connect HOST:PORT               dial a peer and keep the connection open
+            disconnect HOST:PORT            stop dialing a peer and close the connection
+            status                          replica ID, version vector, rows, placeholders, traffic
+            help                            show this help
+            quit, exit                      wait for running loads, then exit (end of input does the same)
+            """
+
+    /// Runs the command `words` (the verb first).
+    /// - Throws: ``CommandError`` for a command that cannot run as written (nothing changed), or
+    ///   ``StoreError`` when an edit could not be logged.
+    func execute(_ words: [String]) throws -> Reply {
+        if let command = try ListCommand.parse(words) { return .lines([try edit(command)]) }
+        let arguments = Array(words.dropFirst())
+        switch words.first {
+        case "list":
+            return .lines([peer.read { $0.read { ListDisplay.render([ListDisplay.Column(name: name, list: $0)]) } }])
+        case "peers": return .lines(peersReport())
+        case "status": return .lines(statusReport())
+        case "connect":
+            let endpoint = try Self.endpoint("connect", arguments)
+            peer.connect(to: endpoint)
+            return .lines(["dialing \(endpoint); the connection is kept open and redialed when it drops"])
+        case "disconnect":
+            let endpoint = try Self.endpoint("disconnect", arguments)
+            guard peer.connections.contains(where: { $0.isDialed && $0.remote == endpoint }) else {
+                throw CommandError(
+                    "not dialing \(endpoint): disconnect takes an address given to connect or --connect (see peers)")
+            }
+            peer.disconnect(from: endpoint)
+            return .lines(["disconnected from \(endpoint)"])
+        case "help": return .lines([Self.help])
+        case "quit", "exit": return .quit
+        default:
+            let verb = words.first ?? ""
+            let known = ListCommand.verbs + Self.verbs
+            let nearest = known.min { editDistance($0, verb) < editDistance($1, verb) }
+            let hint = nearest.flatMap { editDistance($0, verb) <= 2 ? "did you mean '\($0)'?" : nil }
+            throw CommandError("unknown command '\(verb)'; " + (hint ?? "type 'help' for the commands"))
+        }
+    }
+
+    /// Waits for running loads, stops the peer (closing its connections) and closes the store.
+    /// - Throws: ``StoreError`` when the store cannot be closed cleanly.
+    func finish() throws {
+        loads.wait()
+        peer.stop()
+        try store?.close()
+    }
+
+    /// Applies a list command through the peer (logged before it returns when durable), starts the
+    /// loads a drop left pending, and says what changed.
+    private func edit(_ command: ListCommand) throws -> String {
+        let (change, pending) = try peer.edit { replica in
+            try replica.update { list in
+                let (change, loads) = try list.run(command)
+                return (change, (change, loads))
+            }
+        }
+        for load in pending { finishInBackground(load) }
+        guard !pending.isEmpty else { return "ok: \(change.summary)" }
+        return "ok: \(counted(pending.count, "pending placeholder")) inserted; loading…"
+    }
+
+    /// Loads a dropped item in a task, then commits or withdraws its placeholder and announces it.
+    private func finishInBackground(_ load: DropResult<Entry>.PendingLoad) {
+        loads.enter()
+        Task.detached { [peer, output, loads] in
+            defer { loads.leave() }
+            let result = await load.loadValue()
+            do {
+                let line = try peer.edit { replica in
+                    try replica.update { list in
+                        let (outcome, change) = list.finishLoad(load.placeholder, with: result)
+                        switch outcome {
+                        case .committed(_, let row):
+                            return (change, "drop: loaded \"\(list[row: row]?.value.text ?? "?")\"")
+                        case .failed(_, let error):
+                            return (change, "drop: \(error); its placeholder is withdrawn")
+                        case .cancelled:
+                            return (change, "drop: load cancelled; its placeholder is withdrawn")
+                        }
+                    }
+                }
+                output.announce(line)
+            } catch {
+                output.log("drop: the loaded row could not be stored: \(error)")
+            }
+        }
+    }
+
+    /// `peers`: one line per connection or dialed endpoint.
+    private func peersReport() -> [String] {
+        let connections = peer.connections
+        guard !connections.isEmpty else { return ["no peers; 'connect HOST:PORT' dials one"] }
+        return connections.map { connection in
+            let state =
+                switch connection.state {
+                case .live: "live"
+                case .handshaking: "handshaking"
+                case .connecting: "connecting"
+                case .waiting(let delay): "not connected, next attempt in \(delay.secondsText)"
+                }
+            let replica = connection.replica.map { ", replica \($0)" } ?? ""
+            return "\(connection.remote) \(connection.isDialed ? "dialed" : "accepted"), \(state)\(replica)"
+        }
+    }
+
+    /// `status`: identity, storage, version vector, rows and traffic.
+    private func statusReport() -> [String] {
+        let (replica, vector, rows, pending) = peer.read { replica in
+            replica.read { list in
+                (list.replicaID, list.versionVector, list.count - list.pendingCount, list.pendingCount)
+            }
+        }
+        let statistics = peer.statistics
+        let live = peer.connections.count { $0.state == .live }
+        return [
+            "replica: \(replica)",
+            "storage: " + (store.map { "durable in \($0.directory)" } ?? "in memory (gone when this peer exits)"),
+            "version vector: \(vector)",
+            "rows: \(rows), pending placeholders: \(pending)",
+            "sent: \(statistics.bytesSent.formatted()) bytes in \(counted(statistics.changeSetsSent, "change set"))",
+            "received: \(statistics.bytesReceived.formatted()) bytes in "
+                + "\(counted(statistics.changeSetsReceived, "change set")) "
+                + "(\(statistics.changeSetsApplied) applied, \(statistics.duplicateChangeSets) already seen)",
+            "peers: \(live) live of \(peer.connections.count)",
+        ]
+    }
+
+    /// The endpoint argument of `connect` or `disconnect`.
+    private static func endpoint(_ verb: String, _ arguments: [String]) throws(CommandError) -> Endpoint {
+        guard arguments.count == 1, let endpoint = Endpoint(parsing: arguments[0]) else {
+            throw CommandError("usage: \(verb) HOST:PORT, with a numeric address or localhost, e.g. 127.0.0.1:7001")
+        }
+        return endpoint
+    }
+}
+
+/// `1 row`, `2 rows`: `count` and `noun`, plural unless `count` is 1.
+func counted(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\(count == 1 ? "" : "s")" }
+
+extension ListChange {
+    /// `2 inserted, 1 moved`, or `no change`.
+    var summary: String {
+        let parts = [
+            (inserted.count, "inserted"), (moved.count, "moved"), (removed.count, "removed"),
+            (updated.count, "updated"),
+        ]
+        .filter { $0.0 > 0 }.map { "\($0.0) \($0.1)" }
+        return parts.isEmpty ? "no change" : parts.joined(separator: ", ")
+    }
+}
+
+extension Duration {
+    /// `1.2 s`, to a tenth of a second.
+    var secondsText: String {
+        let tenths = (Double(self / .milliseconds(1)) / 100).rounded()
+        return "\(tenths / 10) s"
+    }
+}

@@ -1,0 +1,196 @@
+import Foundation
+import Testing
+
+/// `syncdemo peer` processes on loopback, scripted through standard input as a user would drive them.
+@Suite struct PeerTests {
+    /// A directory removed when the test ends (after its peers, which are locals of the test, are gone).
+    final class Scratch {
+        /// The directory.
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("syncdemo-peer-\(UUID().uuidString)")
+
+        deinit { try? FileManager.default.removeItem(at: url) }
+    }
+
+    /// Owns ``directory``.
+    let scratch = Scratch()
+    /// A fresh directory for data, secrets and the peers' output.
+    var directory: URL { scratch.url }
+    /// A good secret file shared by the peers of a test.
+    let secret: URL
+
+    init() throws {
+        try FileManager.default.createDirectory(at: scratch.url, withIntermediateDirectories: true)
+        secret = scratch.url.appendingPathComponent("secret")
+        try Data((0..<32).map { _ in UInt8.random(in: 0...255) }).base64EncodedString().appending("\n")
+            .write(to: secret, atomically: true, encoding: .utf8)
+    }
+
+    /// A peer called `name` with the shared secret and `arguments`.
+    func peer(_ name: String, _ arguments: [String] = [], secret: URL? = nil) throws -> PeerProcess {
+        try PeerProcess(
+            name: name, ["--secret-file", (secret ?? self.secret).path] + arguments, in: directory)
+    }
+
+    /// Polls both peers' `list` until they show `expected`, for up to 30 s.
+    func expectConverged(_ a: PeerProcess, _ b: PeerProcess, on expected: [String]) throws {
+        let deadline = Date().addingTimeInterval(30)
+        var last: ([String], [String]) = ([], [])
+        while Date() < deadline {
+            last = (try a.rows(), try b.rows())
+            if last.0 == expected && last.1 == expected { return }
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        Issue.record("not converged on \(expected): \(a.name) \(last.0), \(b.name) \(last.1)\n\(a.errors)\n\(b.errors)")
+    }
+
+    @Test func twoPeersConvergeAndOneResumesFromItsDataDirectoryAfterKill9() throws {
+        let phoneData = directory.appendingPathComponent("phone").path
+        let laptopData = directory.appendingPathComponent("laptop").path
+        let phone = try peer("phone", ["--listen", "127.0.0.1:0", "--data", phoneData])
+        let address = "127.0.0.1:\(try phone.listeningPort())"
+        var laptop = try peer("laptop", ["--connect", address, "--data", laptopData])
+
+        _ = try phone.ask("add Paris Rome Tokyo", replyStartingWith: "ok: 3 inserted")
+        try expectConverged(phone, laptop, on: ["Paris", "Rome", "Tokyo"])
+        _ = try laptop.ask("move Tokyo top", replyStartingWith: "ok: 1 moved")
+        try expectConverged(phone, laptop, on: ["Tokyo", "Paris", "Rome"])
+        let peers = try phone.ask("peers", replyStartingWith: "127.0.0.1:")
+        #expect(peers.contains("accepted, live, replica "))
+        let identity = try laptop.ask("status", replyStartingWith: "replica: ")
+
+        // An edit acknowledged at the prompt survives kill -9, and so does the replica's identity.
+        _ = try laptop.ask("add Lima", replyStartingWith: "ok: 1 inserted")
+        laptop.kill()
+        _ = try phone.ask("delete Rome", replyStartingWith: "ok: 1 removed")
+        _ = try phone.ask("insert 0 Oslo", replyStartingWith: "ok: 1 inserted")
+        // Restarted alone (no --connect), the laptop shows what its directory kept, Lima included.
+        laptop = try peer("laptop", ["--data", laptopData])
+        #expect(try laptop.ask("status", replyStartingWith: "replica: ") == identity)
+        #expect(try laptop.rows() == ["Tokyo", "Paris", "Rome", "Lima"])
+        #expect(laptop.errors.contains("resumed with 4 rows"))
+        _ = try laptop.ask("connect \(address)", replyStartingWith: "dialing \(address)")
+        _ = try laptop.ask("edit Paris Lutetia", replyStartingWith: "ok: 1 updated")
+        try expectConverged(phone, laptop, on: ["Oslo", "Tokyo", "Lutetia", "Lima"])
+        #expect(try phone.finish() == 0)
+        #expect(try laptop.finish() == 0)
+    }
+
+    @Test func aPeerWithTheWrongSecretIsRejectedAndReceivesNothing() throws {
+        let phone = try peer("phone", ["--listen", "127.0.0.1:0"])
+        let port = try phone.listeningPort()
+        _ = try phone.ask("add Paris Rome", replyStartingWith: "ok: 2 inserted")
+        let wrong = directory.appendingPathComponent("wrong-secret")
+        try "another secret of enough bytes\n".write(to: wrong, atomically: true, encoding: .utf8)
+        let intruder = try peer("intruder", ["--connect", "127.0.0.1:\(port)"], secret: wrong)
+        try phone.waitForError(containing: "authenticationFailed")
+        try intruder.waitForError(containing: "authenticationFailed")
+        #expect(intruder.errors.contains("secrets differ"))
+        #expect(try intruder.rows().isEmpty)
+        #expect(try phone.ask("status", replyStartingWith: "peers: ").hasPrefix("peers: 0 live of "))
+        #expect(try intruder.finish() == 0)
+        #expect(try phone.finish() == 0)
+    }
+
+    @Test func aSecondPeerOnTheSameDataDirectoryFailsWithTheLockHolder() throws {
+        let data = directory.appendingPathComponent("shared").path
+        let first = try peer("first", ["--data", data])
+        _ = try first.waitForOutputLine(startingWith: "peer first started")
+        let outcome = try SyncDemoProcess.run(["peer", "--name", "second", "--data", data])
+        #expect(outcome.status == 1)
+        #expect(outcome.errors.contains("\(data) is in use by another syncdemo peer (pid \(first.pid))"))
+        #expect(outcome.errors.contains("another --data directory"))
+        #expect(try first.finish() == 0)
+    }
+
+    @Test func listeningOnAPortInUseSaysWhichAndSuggestsAnother() throws {
+        let first = try peer("first", ["--listen", "127.0.0.1:0"])
+        let port = try first.listeningPort()
+        let outcome = try SyncDemoProcess.run(["peer", "--name", "second", "--listen", "127.0.0.1:\(port)"])
+        #expect(outcome.status == 1)
+        #expect(outcome.errors.contains("port \(port) is in use"), "stderr: \(outcome.errors)")
+        #expect(outcome.errors.contains("--listen 127.0.0.1:0"))
+        #expect(try first.finish() == 0)
+    }
+
+    @Test func anUnreachablePeerIsRetriedWithTheReasonShown() throws {
+        let dialer = try peer("dialer", ["--connect", "127.0.0.1:1"])
+        try dialer.waitForError(containing: "connecting to 127.0.0.1:1 failed (connection refused); retrying in ")
+        let peers = try dialer.ask("peers", replyStartingWith: "127.0.0.1:1 ")
+        #expect(peers.hasPrefix("127.0.0.1:1 dialed, "))
+        _ = try dialer.ask("disconnect 127.0.0.1:1", replyStartingWith: "disconnected from 127.0.0.1:1")
+        #expect(try dialer.finish() == 0)
+    }
+
+    @Test func aPipedScriptRunsEveryLineReportsBadOnesAndExitsOne() throws {
+        let script = """
+            add Paris Rome
+            delete Atlantis
+            drop 1 Ada --delay 200ms
+            drop 0 Grace --fail
+            lst
+            list
+            """
+        let outcome = try SyncDemoProcess.run(["peer", "--name", "solo"], input: script + "\n")
+        #expect(outcome.status == 1)
+        #expect(outcome.errors.contains("line 2 'delete Atlantis': no row reads 'Atlantis'"))
+        #expect(outcome.errors.contains("line 5 'lst': unknown command 'lst'; did you mean 'list'?"))
+        #expect(outcome.errors.contains("2 commands failed"))
+        #expect(outcome.errors.contains("built-in demo secret"))
+        let lines = outcome.output.split(separator: "\n").map(String.init)
+        #expect(lines.first == "peer solo started, not listening (--listen HOST:PORT accepts peers)")
+        // Listed while loading: Ada pending or loaded between Paris and Rome, Grace perhaps still pending at the top.
+        let list = try #require(lines.first { $0.hasPrefix("solo: ") })
+        let rows = list.dropFirst("solo: ".count).components(separatedBy: " | ").filter { !$0.contains("Grace") }
+        #expect(rows == ["Paris", "…Ada (loading…)", "Rome"] || rows == ["Paris", "Ada", "Rome"], "\(list)")
+        // End of input waits for the loads: one committed, one withdrawn.
+        #expect(lines.contains("drop: loaded \"Ada\""))
+        #expect(lines.contains("drop: loading Grace failed; its placeholder is withdrawn"))
+        #expect(!outcome.output.contains("solo> "))
+
+        let clean = try SyncDemoProcess.run(["peer", "--name", "solo"], input: "add Paris\nlist\nquit\nadd Never\n")
+        #expect(clean.status == 0)
+        #expect(clean.output.contains("solo: Paris\n"))
+        #expect(!clean.output.contains("Never"))
+    }
+
+    @Test func anUnreadableOrShortSecretFileFailsWithHowToMakeOne() throws {
+        let missing = directory.appendingPathComponent("missing").path
+        let unreadable = try SyncDemoProcess.run(["peer", "--name", "a", "--secret-file", missing])
+        #expect(unreadable.status == 1)
+        #expect(unreadable.errors.contains("cannot read the secret file '\(missing)' (no such file)"))
+        #expect(unreadable.errors.contains("head -c 32 /dev/urandom | base64 > secret"))
+        let short = directory.appendingPathComponent("short")
+        try "tiny\n".write(to: short, atomically: true, encoding: .utf8)
+        let tooShort = try SyncDemoProcess.run(["peer", "--name", "a", "--secret-file", short.path])
+        #expect(tooShort.status == 1)
+        #expect(tooShort.errors.contains("holds 4 bytes; a secret needs at least 16"))
+    }
+
+    @Test func helpListsTheOptionsAndCommands() throws {
+        let help = try SyncDemoProcess.run(["peer", "--help"])
+        #expect(help.status == 0)
+        #expect(help.output.hasPrefix("OVERVIEW: "))
+        for text in [
+            "--listen <host:port>", "--connect <host:port>", "--data <dir>", "--secret-file <file>",
+            "disconnect HOST:PORT",
+        ] {
+            #expect(help.output.contains(text))
+        }
+    }
+
+    @Test(arguments: [
+        (["peer"], "option '--name' is required"),
+        (["peer", "--name", "a", "--listen", "nowhere"], "expects HOST:PORT"),
+        (["peer", "--name", "a", "--conect", "127.0.0.1:7001"], "did you mean '--connect'?"),
+        (["peer", "--name", "a", "--data"], "needs a value"),
+        (["peer", "--name", "a", "--listen", "127.0.0.1:0", "--listen", "127.0.0.1:1"], "given twice"),
+        (["peer", "--name", "a", "stray"], "unexpected argument 'stray'"),
+    ])
+    func usageErrorsExitWith64(arguments: [String], message: String) throws {
+        let outcome = try SyncDemoProcess.run(arguments)
+        #expect(outcome.status == 64)
+        #expect(outcome.errors.contains(message), "stderr: \(outcome.errors)")
+        #expect(outcome.errors.contains("syncdemo peer --help"))
+        #expect(outcome.output.isEmpty)
+    }
+}
