@@ -125,7 +125,11 @@ struct DurableReplicaTests {
         let directory = try TemporaryDirectory()
         let path = directory.file("replica")
         let store = try DurableReplica<String>(directory: path)
-        #expect(throws: StoreError.locked(path: path)) { try DurableReplica<String>(directory: path) }
+        let error = #expect(throws: StoreError.self) { try DurableReplica<String>(directory: path) }
+        #expect(error == .locked(path: path))
+        #expect(
+            error.map { "\($0)" }
+                == "the replica at \(path) is in use by another process or open store; close that one first")
         try store.close()
         try DurableReplica<String>(directory: path).close()
     }

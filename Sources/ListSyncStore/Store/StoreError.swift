@@ -23,6 +23,29 @@ public enum StoreError: Error, Hashable, Sendable {
     case failedEarlier(SystemError)
 }
 
+extension StoreError: CustomStringConvertible {
+    /// What went wrong, where, and what to do about it, in one sentence.
+    public var description: String {
+        switch self {
+        case .system(let error): "\(error)"
+        case .notAReplica(let path):
+            "\(path) is not a ListSync replica directory (it holds other files, or is not a directory); choose an empty or new directory"
+        case .locked(let path):
+            "the replica at \(path) is in use by another process or open store; close that one first"
+        case .unsupportedFormatVersion(let path, let version):
+            "\(path) is in storage format version \(version), which this build does not read; open it with a newer build"
+        case .corrupt(let path, let offset, let reason):
+            "\(path) is damaged at byte \(offset): \(reason); open with recovery .salvage to keep what precedes the damage"
+        case .replicaMismatch(let path, let expected, let found):
+            "\(path) belongs to replica \(found), not to this directory's replica \(expected)"
+        case .mergeRejected(let error): "a change set was rejected, nothing of it applied: \(error)"
+        case .closed: "the store was closed"
+        case .failedEarlier(let error):
+            "an earlier write failed (\(error)), so memory may be ahead of disk; reopen the directory"
+        }
+    }
+}
+
 /// Runs `body`, reporting a failed system call as ``StoreError/system(_:)``.
 func systemStep<Result>(_ body: () throws(SystemError) -> Result) throws(StoreError) -> Result {
     do {
