@@ -116,8 +116,8 @@ struct HandshakeTests {
     @Test func unknownVersionIsRejected() {
         var pair = NodePair()
         var hello = pair.takeFromInitiator()
-        hello[9] = 2
-        #expect(throws: SyncError.unsupportedVersion(2)) {
+        hello[9] = UInt8(SyncProtocol.version + 1)
+        #expect(throws: SyncError.unsupportedVersion(SyncProtocol.version + 1)) {
             try pair.responder.receive(hello, on: NodePair.responderConnection)
         }
     }

@@ -8,15 +8,19 @@ extension ListCore {
     /// ``ChangeSet``: with a position by (key, row ID), walking the order index; then the others by stamp.
     /// - Complexity: O(n + k log k) for n known rows and k updates without a position.
     func updates(since vector: VersionVector) -> (coverage: DotRanges, updates: UpdateList) {
-        // A one-entry cache in front of the version vector: rows come in long runs of one replica.
+        // A one-entry cache in front of the version vector: rows come in long runs of one replica, and
+        // the vector is almost always one range per replica, so a lookup is rarely needed.
         var cachedReplica: ReplicaID?
-        var cachedCounter: UInt64 = 0
+        var cachedPrefix: UInt64 = 0
+        var cachedUpperBound: UInt64 = 0
         func covers(_ dot: Dot) -> Bool {
             if dot.replica != cachedReplica {
                 cachedReplica = dot.replica
-                cachedCounter = vector[dot.replica]
+                cachedPrefix = vector[dot.replica]
+                cachedUpperBound = vector.ranges.upperBound(of: dot.replica)
             }
-            return dot.counter <= cachedCounter
+            if dot.counter <= cachedPrefix { return true }
+            return dot.counter <= cachedUpperBound && vector.contains(dot)
         }
         var positioned = UpdateList()
         var waiting = UpdateList()

@@ -62,7 +62,7 @@ struct ListCore {
     /// ``counterFloor``.
     var nextCounter: UInt64 { max(seen.upperBound(of: replica) + 1, counterFloor) }
 
-    /// The version vector: contiguous counters seen per replica.
+    /// The version vector: exactly the operations seen.
     var versionVector: VersionVector { seen.versionVector }
 
     /// The result of applying updates.

@@ -57,12 +57,50 @@ struct CounterRanges: Hashable, Sendable {
         ranges = result
     }
 
-    /// The covered counters above `floor`, as ranges.
-    func ranges(above floor: UInt64) -> [ClosedRange<UInt64>] {
-        ranges.compactMap { range in
-            if range.upperBound <= floor { return nil }
-            return max(range.lowerBound, floor + 1)...range.upperBound
+    /// The number of counters covered.
+    var count: UInt64 { ranges.reduce(0) { $0 + ($1.upperBound - $1.lowerBound + 1) } }
+
+    /// Whether every counter of `range` is covered.
+    func contains(_ range: ClosedRange<UInt64>) -> Bool {
+        var low = 0
+        var high = ranges.count
+        while low < high {
+            let mid = (low + high) / 2
+            if ranges[mid].upperBound < range.lowerBound { low = mid + 1 } else { high = mid }
         }
+        return low < ranges.count && ranges[low].lowerBound <= range.lowerBound
+            && range.upperBound <= ranges[low].upperBound
+    }
+
+    /// The counters covered here and not in `other`, as ranges in increasing order.
+    /// - Complexity: O(r + s) for r and s ranges.
+    func ranges(notIn other: CounterRanges?) -> [ClosedRange<UInt64>] {
+        guard let other, !other.ranges.isEmpty else { return ranges }
+        var result: [ClosedRange<UInt64>] = []
+        var next = other.ranges.startIndex
+        for range in ranges {
+            var lower = range.lowerBound
+            while next < other.ranges.endIndex && other.ranges[next].upperBound < lower { next += 1 }
+            var cursor = next
+            while lower <= range.upperBound {
+                guard cursor < other.ranges.endIndex, other.ranges[cursor].lowerBound <= range.upperBound else {
+                    result.append(lower...range.upperBound)
+                    break
+                }
+                let hole = other.ranges[cursor]
+                if hole.lowerBound > lower { result.append(lower...(hole.lowerBound - 1)) }
+                guard hole.upperBound < range.upperBound else { break }
+                lower = max(lower, hole.upperBound + 1)
+                cursor += 1
+            }
+        }
+        return result
+    }
+
+    /// Covers `1...counter`, keeping what is covered above it.
+    mutating func setPrefix(_ counter: UInt64) {
+        ranges.removeAll { $0.upperBound <= counter }
+        if counter > 0 { insert(1...counter) }
     }
 }
 
@@ -89,19 +127,34 @@ struct DotRanges: Hashable, Sendable {
     /// The highest counter of `replica` seen (0 when none).
     func upperBound(of replica: ReplicaID) -> UInt64 { byReplica[replica]?.upperBound ?? 0 }
 
-    /// The contiguous prefixes, as a version vector.
-    var versionVector: VersionVector {
-        VersionVector(byReplica.mapValues(\.prefix))
-    }
+    /// Exactly these operations, as a version vector.
+    var versionVector: VersionVector { VersionVector(exactly: self) }
 
     /// What is covered here and not in `vector`.
     func subtracting(_ vector: VersionVector) -> DotRanges {
         var result = DotRanges()
         for (replica, counters) in byReplica {
-            for range in counters.ranges(above: vector[replica]) { result.insert(range, of: replica) }
+            for range in counters.ranges(notIn: vector.ranges.byReplica[replica]) { result.insert(range, of: replica) }
         }
         return result
     }
+
+    /// Whether every operation of `other` is covered.
+    func contains(_ other: DotRanges) -> Bool {
+        other.byReplica.allSatisfy { replica, counters in
+            guard let covered = byReplica[replica] else { return counters.ranges.isEmpty }
+            return counters.ranges.allSatisfy { covered.contains($0) }
+        }
+    }
+
+    /// Covers counters `1...counter` of `replica`, keeping what is covered above.
+    mutating func setPrefix(_ counter: UInt64, of replica: ReplicaID) {
+        byReplica[replica, default: CounterRanges()].setPrefix(counter)
+        if byReplica[replica]?.ranges.isEmpty == true { byReplica.removeValue(forKey: replica) }
+    }
+
+    /// The number of operations covered.
+    var count: UInt64 { byReplica.values.reduce(0) { $0 + $1.count } }
 
     /// Whether nothing is covered.
     var isEmpty: Bool { byReplica.isEmpty }
