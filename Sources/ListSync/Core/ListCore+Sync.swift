@@ -5,7 +5,8 @@ extension ListCore {
     ///
     /// A register travels when the operation that set it is not covered by `vector`; a peer that
     /// covers it already holds that value or a later one. The updates come in the canonical order of
-    /// ``ChangeSet``: with a position by (key, row ID), walking the order index; then the others by stamp.
+    /// ``RowUpdate/canonicallyPrecedes(_:_:)``: those with a position walking the order index (sorted only
+    /// when some are not visible or come from the journal), then the others sorted.
     /// - Complexity: O(n + k log k) for n known rows and k updates without a position.
     func updates(since vector: VersionVector) -> (coverage: DotRanges, updates: UpdateList) {
         // A one-entry cache in front of the version vector: rows come in long runs of one replica.
@@ -70,12 +71,9 @@ extension ListCore {
         }
         if !waiting.isEmpty {
             positioned.append(contentsOf: waiting)
-            positioned.sort {
-                OrderIndex.Bound(key: $0.position!, id: $0.id) < OrderIndex.Bound(key: $1.position!, id: $1.id)
-            }
+            positioned.sort(by: RowUpdate.canonicallyPrecedes)
         }
-        func stamp(_ update: RowUpdate) -> Stamp { update.deletion.isSet ? update.deletion : update.valueStamp }
-        others.sort { (stamp($0), $0.id) < (stamp($1), $1.id) }
+        others.sort(by: RowUpdate.canonicallyPrecedes)
         positioned.append(contentsOf: others)
         return (missing, positioned)
     }

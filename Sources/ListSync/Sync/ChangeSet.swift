@@ -27,26 +27,16 @@ public struct ChangeSet: Hashable, Sendable {
         payloads = []
     }
 
-    /// A change set of `updates` (unique row IDs) with their values, kept in canonical order: updates
-    /// with a position by (key, row ID), so neighbouring keys share prefixes; then the others by stamp,
-    /// so runs of deletes line up. Equal states make equal change sets and equal bytes.
+    /// A change set of `updates` (unique row IDs) with their values, kept in the canonical order of
+    /// ``RowUpdate/canonicallyPrecedes(_:_:)``, so equal states make equal change sets and equal bytes.
     init(coverage: DotRanges, updates: [RowUpdate], payloads: [Payload?]) {
         precondition(updates.count == payloads.count)
-        func firstStamp(_ update: RowUpdate) -> Stamp { update.deletion.isSet ? update.deletion : update.valueStamp }
-        func precedes(_ a: RowUpdate, _ b: RowUpdate) -> Bool {
-            switch (a.position, b.position) {
-            case (let keyA?, let keyB?): return keyA < keyB || (keyA == keyB && a.id < b.id)
-            case (.some, nil): return true
-            case (nil, .some): return false
-            case (nil, nil): return (firstStamp(a), a.id) < (firstStamp(b), b.id)
-            }
-        }
         self.coverage = coverage
-        if zip(updates, updates.dropFirst()).allSatisfy({ precedes($0, $1) }) {
+        if zip(updates, updates.dropFirst()).allSatisfy({ RowUpdate.canonicallyPrecedes($0, $1) }) {
             self.updates = updates
             self.payloads = payloads
         } else {
-            let order = updates.indices.sorted { precedes(updates[$0], updates[$1]) }
+            let order = updates.indices.sorted { RowUpdate.canonicallyPrecedes(updates[$0], updates[$1]) }
             self.updates = order.map { updates[$0] }
             self.payloads = order.map { payloads[$0] }
         }
