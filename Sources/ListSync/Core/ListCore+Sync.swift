@@ -87,11 +87,37 @@ extension ListCore {
         return journal.rows(touchedBy: counters.ranges[0])
     }
 
+    /// Checks that every operation of `changes` is accounted for, as ``validate(_:coverage:)``.
+    @usableFromInline
+    func validate(_ changes: ChangeSet) throws(MergeError) {
+        try validate(changes.updates, coverage: changes.coverage)
+    }
+
+    /// Merges a validated change set: records its coverage as seen and applies its updates.
+    /// - Complexity: O(k log n) for k updates.
+    @usableFromInline
+    mutating func merge(_ changes: ChangeSet) -> Applied {
+        markSeen(changes.coverage)
+        return apply(changes.updates)
+    }
+
     /// Checks that every operation in `updates` is accounted for by `coverage` or was seen already,
     /// so the version vector keeps covering every dot in the state.
     func validate(_ updates: [RowUpdate], coverage: DotRanges) throws(MergeError) {
+        // A one-entry cache of both lookups: updates come in long runs of one replica's operations.
+        var cachedReplica: ReplicaID?
+        var cachedCoverage: CounterRanges?
+        var cachedSeen: CounterRanges?
+        func isAccounted(_ dot: Dot) -> Bool {
+            if dot.replica != cachedReplica {
+                cachedReplica = dot.replica
+                cachedCoverage = coverage.byReplica[dot.replica]
+                cachedSeen = seen.byReplica[dot.replica]
+            }
+            return cachedCoverage?.contains(dot.counter) == true || cachedSeen?.contains(dot.counter) == true
+        }
         for update in updates {
-            if let stamp = update.firstStamp(where: { !coverage.contains($0.dot) && !seen.contains($0.dot) }) {
+            if let stamp = update.firstStamp(where: { !isAccounted($0.dot) }) {
                 throw .uncoveredOperation(row: update.id, operation: stamp.dot)
             }
         }

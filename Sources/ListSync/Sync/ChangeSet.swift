@@ -7,10 +7,11 @@
 /// effect was overwritten by a later one (only the winning registers travel).
 public struct ChangeSet: Hashable, Sendable {
     /// A row value as it travels: a type identifier and bytes.
+    @usableFromInline
     struct Payload: Hashable, Sendable {
-        var typeIdentifier: String
+        @usableFromInline var typeIdentifier: String
         /// The value's bytes; decoded payloads share the buffer they were decoded from.
-        var bytes: ArraySlice<UInt8>
+        @usableFromInline var bytes: ArraySlice<UInt8>
     }
 
     /// The operations this change set accounts for.
@@ -18,7 +19,7 @@ public struct ChangeSet: Hashable, Sendable {
     /// Row updates, sorted by row ID, unique.
     var updates: [RowUpdate]
     /// For each update, the value when the update sets one.
-    var payloads: [Payload?]
+    @usableFromInline var payloads: [Payload?]
 
     /// An empty change set.
     public init() {
@@ -32,7 +33,10 @@ public struct ChangeSet: Hashable, Sendable {
     init(coverage: DotRanges, updates: [RowUpdate], payloads: [Payload?]) {
         precondition(updates.count == payloads.count)
         self.coverage = coverage
-        if zip(updates, updates.dropFirst()).allSatisfy({ RowUpdate.canonicallyPrecedes($0, $1) }) {
+        let isCanonical = updates.withUnsafeBufferPointer { buffer in
+            buffer.indices.dropFirst().allSatisfy { RowUpdate.canonicallyPrecedes(buffer[$0 - 1], buffer[$0]) }
+        }
+        if isCanonical {
             self.updates = updates
             self.payloads = payloads
         } else {
@@ -53,5 +57,35 @@ public struct ChangeSet: Hashable, Sendable {
         coverage.byReplica.values.reduce(0) { total, counters in
             total + counters.ranges.reduce(0) { $0 + $1.upperBound - $1.lowerBound + 1 }
         }
+    }
+
+    /// The row that update `offset` touches (for errors).
+    @usableFromInline
+    func rowID(at offset: Int) -> RowID { updates[offset].id }
+
+    /// The values the updates carry, decoded as `Element`: one per update, nil where it carries none.
+    /// - Throws: ``MergeError/typeMismatch(row:expected:found:)`` or ``MergeError/undecodableValue(row:reason:)``
+    ///   for the first value that is not an `Element`.
+    /// - Complexity: O(k) for k updates.
+    @inlinable
+    func decodedValues<Element: Codable>(as type: Element.Type) throws(MergeError) -> [Element?] {
+        let expectedType = ValueCoding.typeIdentifier(of: Element.self)
+        var decoded: [Element?] = []
+        decoded.reserveCapacity(payloads.count)
+        for (offset, payload) in payloads.enumerated() {
+            guard let payload else {
+                decoded.append(nil)
+                continue
+            }
+            guard payload.typeIdentifier == expectedType else {
+                throw .typeMismatch(row: rowID(at: offset), expected: expectedType, found: payload.typeIdentifier)
+            }
+            do {
+                decoded.append(try ValueCoding.decode(payload.bytes, as: Element.self))
+            } catch {
+                throw .undecodableValue(row: rowID(at: offset), reason: String(describing: error))
+            }
+        }
+        return decoded
     }
 }
