@@ -34,7 +34,8 @@ extension ListCore {
             }
             let position = update.positionStamp.isSet ? update.position! : RowRecord.unsetKey
             let slot = rows.add(
-                RowRecord(id: update.id, key: position, positionStamp: update.positionStamp, valueStamp: update.valueStamp))
+                RowRecord(
+                    id: update.id, key: position, positionStamp: update.positionStamp, valueStamp: update.valueStamp))
             applied.valueSlots.append(update.valueStamp.isSet ? slot : nil)
             guard update.positionStamp.isSet && update.valueStamp.isSet else { continue }
             let bound = OrderIndex.Bound(key: position, id: update.id)
