@@ -19,6 +19,26 @@ struct PositionKeyTests {
         #expect(!PositionKey.isValid([]) && !PositionKey.isValid([1, 0]) && PositionKey.isValid([0, 1]))
     }
 
+    /// Keys of every length around the inline words (8, 16, 24 bytes) and the heap tail order, compare
+    /// equal and round-trip exactly as their byte strings do.
+    @Test func keysOfAnyLengthMatchTheirBytes() {
+        var generator = SplitMix64(seed: 7)
+        func randomKey() -> [UInt8] {
+            let length = Int(generator.next() % 40) + 1
+            // Few distinct bytes, so long shared prefixes and ties in the inline words are common.
+            var bytes = (0..<length).map { _ in UInt8(generator.next() % 3) }
+            bytes[length - 1] = 1 + UInt8(generator.next() % 2)
+            return bytes
+        }
+        for _ in 0..<20_000 {
+            let a = randomKey()
+            let b = randomKey()
+            #expect((PositionKey(a) < PositionKey(b)) == a.lexicographicallyPrecedes(b), "\(a) < \(b)")
+            #expect((PositionKey(a) == PositionKey(b)) == (a == b), "\(a) == \(b)")
+            #expect(PositionKey(a).bytes == a && PositionKey(a).count == a.count)
+        }
+    }
+
     enum Pattern: String, CaseIterable {
         case append, prepend, afterFirst, beforeLast, random, dragToTop, randomMove
     }

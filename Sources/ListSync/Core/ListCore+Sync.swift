@@ -5,7 +5,8 @@ extension ListCore {
     ///
     /// A register travels when the operation that set it is not covered by `vector`; a peer that
     /// covers it already holds that value or a later one. The updates come in the canonical order of
-    /// ``ChangeSet``: with a position by (key, row ID), walking the order index; then the others by stamp.
+    /// ``RowUpdate/canonicallyPrecedes(_:_:)``: those with a position walking the order index (sorted only
+    /// when some are not visible or come from the journal), then the others sorted.
     /// - Complexity: O(n + k log k) for n known rows and k updates without a position.
     func updates(since vector: VersionVector) -> (coverage: DotRanges, updates: UpdateList) {
         // A one-entry cache in front of the version vector: rows come in long runs of one replica, and
@@ -74,12 +75,9 @@ extension ListCore {
         }
         if !waiting.isEmpty {
             positioned.append(contentsOf: waiting)
-            positioned.sort {
-                OrderIndex.Bound(key: $0.position!, id: $0.id) < OrderIndex.Bound(key: $1.position!, id: $1.id)
-            }
+            positioned.sort(by: RowUpdate.canonicallyPrecedes)
         }
-        func stamp(_ update: RowUpdate) -> Stamp { update.deletion.isSet ? update.deletion : update.valueStamp }
-        others.sort { (stamp($0), $0.id) < (stamp($1), $1.id) }
+        others.sort(by: RowUpdate.canonicallyPrecedes)
         positioned.append(contentsOf: others)
         return (missing, positioned)
     }
@@ -93,11 +91,37 @@ extension ListCore {
         return journal.rows(touchedBy: counters.ranges[0])
     }
 
+    /// Checks that every operation of `changes` is accounted for, as ``validate(_:coverage:)``.
+    @usableFromInline
+    func validate(_ changes: ChangeSet) throws(MergeError) {
+        try validate(changes.updates, coverage: changes.coverage)
+    }
+
+    /// Merges a validated change set: records its coverage as seen and applies its updates.
+    /// - Complexity: O(k log n) for k updates.
+    @usableFromInline
+    mutating func merge(_ changes: ChangeSet) -> Applied {
+        markSeen(changes.coverage)
+        return apply(changes.updates)
+    }
+
     /// Checks that every operation in `updates` is accounted for by `coverage` or was seen already,
     /// so the version vector keeps covering every dot in the state.
     func validate(_ updates: [RowUpdate], coverage: DotRanges) throws(MergeError) {
+        // A one-entry cache of both lookups: updates come in long runs of one replica's operations.
+        var cachedReplica: ReplicaID?
+        var cachedCoverage: CounterRanges?
+        var cachedSeen: CounterRanges?
+        func isAccounted(_ dot: Dot) -> Bool {
+            if dot.replica != cachedReplica {
+                cachedReplica = dot.replica
+                cachedCoverage = coverage.byReplica[dot.replica]
+                cachedSeen = seen.byReplica[dot.replica]
+            }
+            return cachedCoverage?.contains(dot.counter) == true || cachedSeen?.contains(dot.counter) == true
+        }
         for update in updates {
-            if let stamp = update.firstStamp(where: { !coverage.contains($0.dot) && !seen.contains($0.dot) }) {
+            if let stamp = update.firstStamp(where: { !isAccounted($0.dot) }) {
                 throw .uncoveredOperation(row: update.id, operation: stamp.dot)
             }
         }

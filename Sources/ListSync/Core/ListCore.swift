@@ -83,8 +83,9 @@ struct ListCore {
     /// old indexes refer to the old order and new indexes to the new one. Placeholders keep their keys,
     /// except those in `placeholderKeys` (slot and new key): a local operation that must displace a
     /// placeholder with a key equal to its new neighbour's re-keys it locally, reported as a move.
-    /// - Complexity: O(k log n) for k updates.
+    /// - Complexity: O(k log n) for k updates; O(k) into an empty replica (``applyToEmpty(_:)``).
     mutating func apply(_ updates: [RowUpdate], placeholderKeys: [(slot: Int32, key: PositionKey)] = []) -> Applied {
+        if placeholderKeys.isEmpty && isEmpty { return applyToEmpty(updates) }
         struct Plan {
             var slot: Int32?
             var wasVisible = false
@@ -140,7 +141,7 @@ struct ListCore {
             }
             if plan.slot == nil && (plan.takesPosition || plan.takesValue) {
                 plan.slot = rows.add(
-                    RowRecord(id: update.id, key: PositionKey([1]), positionStamp: .none, valueStamp: .none))
+                    RowRecord(id: update.id, key: RowRecord.unsetKey, positionStamp: .none, valueStamp: .none))
                 plans[offset].slot = plan.slot
             }
             if plan.takesPosition, let slot = plan.slot {

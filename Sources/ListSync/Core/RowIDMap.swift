@@ -39,7 +39,13 @@ struct RowIDMap {
 
     /// Makes room for `capacity` entries without growing again.
     mutating func reserveCapacity(_ capacity: Int) {
-        while capacity * 4 > keys.count * 3 { grow() }
+        var buckets = keys.count
+        var shift = self.shift
+        while capacity * 4 > buckets * 3 {
+            buckets *= 2
+            shift -= 1
+        }
+        if buckets > keys.count { rehash(buckets: buckets, shift: shift) }
     }
 
     /// Sets the value for `id`.
@@ -97,11 +103,16 @@ struct RowIDMap {
     }
 
     private mutating func grow() {
+        rehash(buckets: keys.count * 2, shift: shift - 1)
+    }
+
+    /// Moves every entry into `buckets` buckets, addressed by the top `64 - shift` bits of the hash.
+    private mutating func rehash(buckets: Int, shift: UInt64) {
         let oldKeys = keys
         let oldValues = values
-        keys = ContiguousArray(repeating: RowID(replica: ReplicaID(0), counter: 0), count: oldKeys.count * 2)
-        values = ContiguousArray(repeating: 0, count: oldKeys.count * 2)
-        shift -= 1
+        keys = ContiguousArray(repeating: RowID(replica: ReplicaID(0), counter: 0), count: buckets)
+        values = ContiguousArray(repeating: 0, count: buckets)
+        self.shift = shift
         count = 0
         for index in oldKeys.indices where oldKeys[index].counter != 0 { set(oldValues[index], for: oldKeys[index]) }
     }

@@ -3,8 +3,10 @@
 ///
 /// A row is visible once both its position and its value are known; a row that so far is known only
 /// from a move or an edit (its insert not yet received) waits here invisibly. A placeholder has a key,
-/// no stamps and no row: its `id` is ``Stamp/none``'s dot, which is never read for a placeholder (it is
-/// not in the row ID lookup, and every path that sends or exposes a row ID checks `placeholder` first).
+/// no stamps and no row: its `id` has counter 0, which no row ID has, and the placeholder's number in
+/// place of the replica (so a record needs no separate placeholder field). That `id` is never read as a
+/// row ID: it is not in the row ID lookup, and every path that sends or exposes a row ID checks
+/// `placeholder` first.
 @usableFromInline
 struct RowRecord {
     @usableFromInline var id: RowID
@@ -14,8 +16,6 @@ struct RowRecord {
     var positionStamp: Stamp
     /// The stamp of the operation that set the value, or ``Stamp/none``.
     var valueStamp: Stamp
-    /// The placeholder this record is, or nil for a row.
-    @usableFromInline var placeholder: PlaceholderID?
 
     /// A row's record.
     init(id: RowID, key: PositionKey, positionStamp: Stamp, valueStamp: Stamp) {
@@ -27,9 +27,17 @@ struct RowRecord {
 
     /// A placeholder's record.
     init(placeholder: PlaceholderID, key: PositionKey) {
-        self.init(id: Stamp.none.dot, key: key, positionStamp: .none, valueStamp: .none)
-        self.placeholder = placeholder
+        self.init(
+            id: RowID(replica: ReplicaID(placeholder.rawValue), counter: 0), key: key, positionStamp: .none,
+            valueStamp: .none)
     }
+
+    /// The placeholder this record is, or nil for a row.
+    @inlinable
+    var placeholder: PlaceholderID? { id.counter == 0 ? PlaceholderID(rawValue: id.replica.rawValue) : nil }
+
+    /// The key of a row whose position is not known yet (never read: its position stamp is unset).
+    static let unsetKey = PositionKey([1])
 
     /// Whether the row is in the visible order as a confirmed row.
     var isVisible: Bool { positionStamp.isSet && valueStamp.isSet }

@@ -23,4 +23,19 @@ struct RowUpdate: Hashable, Sendable {
         if deletion.isSet && condition(deletion) { return deletion }
         return nil
     }
+
+    /// The canonical order of a change set's updates: updates with a position by (key, row ID), so
+    /// neighbouring keys share prefixes; then the others by (delete or value stamp, row ID), so runs of
+    /// deletes line up. Equal states give equal orders, hence equal bytes.
+    static func canonicallyPrecedes(_ a: RowUpdate, _ b: RowUpdate) -> Bool {
+        switch (a.position, b.position) {
+        case (let keyA?, let keyB?): return keyA < keyB || (keyA == keyB && a.id < b.id)
+        case (.some, nil): return true
+        case (nil, .some): return false
+        case (nil, nil): return (a.sortStamp, a.id) < (b.sortStamp, b.id)
+        }
+    }
+
+    /// The stamp that orders an update without a position: its delete, else its value's.
+    private var sortStamp: Stamp { deletion.isSet ? deletion : valueStamp }
 }

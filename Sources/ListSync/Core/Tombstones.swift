@@ -12,6 +12,13 @@ struct Tombstones {
         index[id].map { stamps[Int($0)] }
     }
 
+    /// Makes room for `count` more deleted rows.
+    mutating func reserveCapacity(_ count: Int) {
+        index.reserveCapacity(ids.count + count)
+        ids.reserveCapacity(ids.count + count)
+        stamps.reserveCapacity(ids.count + count)
+    }
+
     /// Records that `id` was deleted by `stamp`; of two deletes the smaller stamp is kept.
     mutating func insert(_ id: RowID, deletedBy stamp: Stamp) {
         if let existing = index[id] {

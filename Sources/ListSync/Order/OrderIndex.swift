@@ -32,11 +32,11 @@ struct OrderIndex {
         }
     }
 
-    static let leafCapacity = 64
+    @usableFromInline static let leafCapacity = 64
     static let branchCapacity = 32
 
     /// Leaf blocks: `leafCapacity` slots per leaf, of which `leafWidths[leaf]` are used.
-    private var leafSlots: ContiguousArray<Int32> = []
+    @usableFromInline private(set) var leafSlots: ContiguousArray<Int32> = []
     private var leafWidths: ContiguousArray<Int32> = []
     private var freeLeaves: [Int32] = []
     /// Internal node blocks: `branchCapacity` children per node, of which `branchWidths[node]` are used.
@@ -141,6 +141,28 @@ struct OrderIndex {
             local = inner
         }
         return leafSlots[Int(node) * Self.leafCapacity + local]
+    }
+
+    /// The leaf holding the entry at `index`, and the indexes of its first entry and past its last.
+    /// - Complexity: O(log n)
+    @usableFromInline
+    func leaf(containing index: Int) -> (leaf: Int32, start: Int, end: Int) {
+        precondition(index >= 0 && index < count, "index \(index) out of range 0..<\(count)")
+        var node = root
+        var local = index
+        for _ in 0..<height {
+            let (position, inner) = child(of: node, containing: local)
+            node = children[Int(node) * Self.branchCapacity + position]
+            local = inner
+        }
+        let start = index - local
+        return (node, start, start + Int(leafWidths[Int(node)]))
+    }
+
+    /// The slot at `offset` of leaf `leaf` (from ``leaf(containing:)``).
+    @inlinable
+    func slot(inLeaf leaf: Int32, at offset: Int) -> Int32 {
+        leafSlots[Int(leaf) * Self.leafCapacity + offset]
     }
 
     /// The index of the first entry not less than `probe` (`count` when every entry is less).
@@ -360,16 +382,19 @@ struct OrderIndex {
 
     // MARK: Bulk building
 
-    /// An index of `slots`, which are sorted by (key, ID), built bottom-up with full nodes.
+    /// An index of `slots`, which are sorted by (key, ID), built bottom-up with nodes three quarters
+    /// full, so the inserts that follow do not split nearly every node.
     /// - Complexity: O(n)
     init(sorted slots: [Int32], rows: borrowing RowTable) {
         self.init()
         guard !slots.isEmpty else { return }
         freeLeaves = [root]
         var level: [(node: Int32, size: Int, bound: Bound)] = []
-        for start in stride(from: 0, to: slots.count, by: Self.leafCapacity) {
+        let leafFill = Self.leafCapacity * 3 / 4
+        let branchFill = Self.branchCapacity * 3 / 4
+        for start in stride(from: 0, to: slots.count, by: leafFill) {
             let leaf = newLeaf()
-            let end = min(start + Self.leafCapacity, slots.count)
+            let end = min(start + leafFill, slots.count)
             for (offset, slot) in slots[start..<end].enumerated() {
                 leafSlots[Int(leaf) * Self.leafCapacity + offset] = slot
             }
@@ -378,9 +403,9 @@ struct OrderIndex {
         }
         while level.count > 1 {
             var parents: [(node: Int32, size: Int, bound: Bound)] = []
-            for start in stride(from: 0, to: level.count, by: Self.branchCapacity) {
+            for start in stride(from: 0, to: level.count, by: branchFill) {
                 let node = newBranch()
-                let group = level[start..<min(start + Self.branchCapacity, level.count)]
+                let group = level[start..<min(start + branchFill, level.count)]
                 for (position, child) in group.enumerated() {
                     insertChild(
                         child.node, size: child.size, bound: position == 0 ? nil : child.bound, at: position, into: node

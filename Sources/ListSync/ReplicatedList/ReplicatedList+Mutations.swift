@@ -6,7 +6,7 @@ extension ReplicatedList {
     /// - Complexity: O(log n)
     @inlinable @discardableResult
     public func insert(_ value: Element, at index: Int) -> ListChange {
-        insert(contentsOf: CollectionOfOne(value), at: index)
+        store(core.insertRows(count: 1, at: index)) { _ in value }
     }
 
     /// Inserts `newValues` as a block of new rows starting at `index`, in order.
@@ -37,7 +37,7 @@ extension ReplicatedList {
 
     /// Deletes the row at `index`.
     @inlinable @discardableResult
-    public func remove(at index: Int) -> ListChange { remove(atOffsets: IndexSet(integer: index)) }
+    public func remove(at index: Int) -> ListChange { store(core.removeRows(at: [index])) { _ in nil } }
 
     /// Deletes the rows at `offsets`.
     /// - Complexity: O(k log n) for k rows.

@@ -24,28 +24,12 @@ extension ReplicatedList {
     /// - Throws: ``MergeError`` when the change set is inconsistent or its values do not decode as
     ///   `Element`; nothing is applied then.
     /// - Complexity: O(k log n) for k rows in the change set.
+    @inlinable
     @discardableResult
     public func merge(_ changes: ChangeSet) throws(MergeError) -> ListChange {
-        try core.validate(changes.updates, coverage: changes.coverage)
-        let expectedType = ValueCoding.typeIdentifier(of: Element.self)
-        var decoded: [Element?] = []
-        decoded.reserveCapacity(changes.updates.count)
-        for (update, payload) in zip(changes.updates, changes.payloads) {
-            guard let payload else {
-                decoded.append(nil)
-                continue
-            }
-            guard payload.typeIdentifier == expectedType else {
-                throw .typeMismatch(row: update.id, expected: expectedType, found: payload.typeIdentifier)
-            }
-            do {
-                decoded.append(try ValueCoding.decode(payload.bytes, as: Element.self))
-            } catch {
-                throw .undecodableValue(row: update.id, reason: String(describing: error))
-            }
-        }
-        core.markSeen(changes.coverage)
-        return store(core.apply(changes.updates)) { decoded[$0] }
+        try core.validate(changes)
+        let decoded = try changes.decodedValues(as: Element.self)
+        return store(core.merge(changes)) { decoded[$0] }
     }
 
     /// The whole replicated state (rows, tombstones, what has been seen) in the binary format.

@@ -35,15 +35,10 @@ public final class ReplicatedList<Element: Codable & Sendable> {
     /// Creates a replica holding the state of a snapshot made by ``snapshot()``.
     /// - Throws: ``MergeError/malformed(_:)`` when the bytes are not a valid snapshot, or another
     ///   ``MergeError`` when its rows do not decode as `Element`.
+    @inlinable
     public convenience init(snapshot: [UInt8], replicaID: ReplicaID = .random()) throws(MergeError) {
         self.init(replicaID: replicaID)
-        let changes: ChangeSet
-        do {
-            changes = try ChangeSet.decode(snapshot, as: .snapshot)
-        } catch {
-            throw .malformed(error)
-        }
-        try merge(changes)
+        try merge(ChangeSet(decodingSnapshot: snapshot))
     }
 
     /// This replica's identity.
@@ -123,7 +118,12 @@ extension ReplicatedList: RandomAccessCollection {
     /// - Complexity: O(log n)
     @inlinable
     public subscript(position: Int) -> Row<Element> {
-        let slot = core.slot(at: position)
+        row(inSlot: core.slot(at: position))
+    }
+
+    /// The row or placeholder in `slot`.
+    @inlinable
+    func row(inSlot slot: Int32) -> Row<Element> {
         let record = core.rows[slot]
         let id = record.placeholder.map(ItemID.placeholder) ?? .row(record.id)
         return Row(id: id, value: value(inSlot: slot))

@@ -5,12 +5,14 @@ import Foundation
 /// Strings travel as UTF-8 (`public.utf8-plain-text`); `Int` and `Int64` as a zigzag LEB128 varint
 /// (`org.listsync.varint`); every other `Codable` type as JSON with sorted keys (`public.json`), so
 /// equal values always encode to equal bytes.
+@usableFromInline
 enum ValueCoding {
-    static let plainText = "public.utf8-plain-text"
-    static let varint = "org.listsync.varint"
-    static let json = "public.json"
+    @usableFromInline static let plainText = "public.utf8-plain-text"
+    @usableFromInline static let varint = "org.listsync.varint"
+    @usableFromInline static let json = "public.json"
 
     /// The type identifier of `type`'s values.
+    @inlinable
     static func typeIdentifier<Element: Codable>(of type: Element.Type) -> String {
         if type == String.self { return plainText }
         if type == Int.self || type == Int64.self { return varint }
@@ -18,8 +20,12 @@ enum ValueCoding {
     }
 
     /// Why bytes are not a value of the expected kind.
+    @usableFromInline
     struct MalformedValue: Error, CustomStringConvertible {
-        let description: String
+        @usableFromInline let description: String
+
+        @usableFromInline
+        init(description: String) { self.description = description }
     }
 
     /// The bytes of `value`.
@@ -41,7 +47,9 @@ enum ValueCoding {
         }
     }
 
-    /// The value in `bytes`.
+    /// The value in `bytes`; specialised where the list's element type is known, so strings and
+    /// integers take no dynamic cast.
+    @inlinable
     static func decode<Element: Codable>(_ bytes: ArraySlice<UInt8>, as type: Element.Type) throws -> Element {
         if type == String.self, let string = String(decoding: bytes, as: UTF8.self) as? Element { return string }
         if type == Int.self, let integer = Int(try decodeVarint(bytes)) as? Element { return integer }
@@ -58,7 +66,8 @@ enum ValueCoding {
         return writer.bytes
     }
 
-    private static func decodeVarint(_ bytes: ArraySlice<UInt8>) throws -> Int64 {
+    @usableFromInline
+    static func decodeVarint(_ bytes: ArraySlice<UInt8>) throws -> Int64 {
         var raw: UInt64 = 0
         var shift: UInt64 = 0
         for (offset, byte) in bytes.enumerated() {

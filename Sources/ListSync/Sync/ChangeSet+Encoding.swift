@@ -36,6 +36,17 @@ extension ChangeSet {
         self = try Self.decode(bytes, as: .changeSet)
     }
 
+    /// Decodes a snapshot made by ``ReplicatedList/snapshot()``.
+    /// - Throws: ``MergeError/malformed(_:)`` saying what is wrong and at which offset.
+    @usableFromInline
+    init(decodingSnapshot bytes: [UInt8]) throws(MergeError) {
+        do {
+            self = try Self.decode(bytes, as: .snapshot)
+        } catch {
+            throw .malformed(error)
+        }
+    }
+
     func encoded(as kind: Kind) -> [UInt8] {
         var writer = BinaryWriter()
         for byte in Self.magic { writer.write(byte) }
@@ -157,6 +168,7 @@ extension ChangeSet {
         updates.reserveCapacity(updateCount)
         payloads.reserveCapacity(updateCount)
         var seenRows = RowIDMap()
+        seenRows.reserveCapacity(updateCount)
         for _ in 0..<updateCount {
             let (update, payload) = try decoder.next()
             seenRows.set(0, for: update.id)
@@ -344,7 +356,9 @@ private struct UpdateColumnReader {
         if !byInsert {
             let counter = previousStampCounter &+ UInt64(bitPattern: try stampCounter.nextSigned())
             previousStampCounter = counter
-            dot = Dot(replica: try replica(try stampReplica.next()), counter: counter)
+            // Read the index first: a mutation inside the call's arguments would copy the whole reader.
+            let replicaIndex = try stampReplica.next()
+            dot = Dot(replica: try replica(replicaIndex), counter: counter)
         }
         let lamport = dot.counter &+ UInt64(bitPattern: relativeLamport)
         guard lamport > 0, dot.counter > 0 else { throw .invalidStamp(offset: rowOffset) }

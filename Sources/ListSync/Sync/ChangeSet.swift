@@ -7,10 +7,11 @@
 /// effect was overwritten by a later one (only the winning registers travel).
 public struct ChangeSet: Hashable, Sendable {
     /// A row value as it travels: a type identifier and bytes.
+    @usableFromInline
     struct Payload: Hashable, Sendable {
-        var typeIdentifier: String
+        @usableFromInline var typeIdentifier: String
         /// The value's bytes; decoded payloads share the buffer they were decoded from.
-        var bytes: ArraySlice<UInt8>
+        @usableFromInline var bytes: ArraySlice<UInt8>
     }
 
     /// The operations this change set accounts for.
@@ -18,7 +19,7 @@ public struct ChangeSet: Hashable, Sendable {
     /// Row updates, sorted by row ID, unique.
     var updates: [RowUpdate]
     /// For each update, the value when the update sets one.
-    var payloads: [Payload?]
+    @usableFromInline var payloads: [Payload?]
 
     /// An empty change set.
     public init() {
@@ -27,26 +28,19 @@ public struct ChangeSet: Hashable, Sendable {
         payloads = []
     }
 
-    /// A change set of `updates` (unique row IDs) with their values, kept in canonical order: updates
-    /// with a position by (key, row ID), so neighbouring keys share prefixes; then the others by stamp,
-    /// so runs of deletes line up. Equal states make equal change sets and equal bytes.
+    /// A change set of `updates` (unique row IDs) with their values, kept in the canonical order of
+    /// ``RowUpdate/canonicallyPrecedes(_:_:)``, so equal states make equal change sets and equal bytes.
     init(coverage: DotRanges, updates: [RowUpdate], payloads: [Payload?]) {
         precondition(updates.count == payloads.count)
-        func firstStamp(_ update: RowUpdate) -> Stamp { update.deletion.isSet ? update.deletion : update.valueStamp }
-        func precedes(_ a: RowUpdate, _ b: RowUpdate) -> Bool {
-            switch (a.position, b.position) {
-            case (let keyA?, let keyB?): return keyA < keyB || (keyA == keyB && a.id < b.id)
-            case (.some, nil): return true
-            case (nil, .some): return false
-            case (nil, nil): return (firstStamp(a), a.id) < (firstStamp(b), b.id)
-            }
-        }
         self.coverage = coverage
-        if zip(updates, updates.dropFirst()).allSatisfy({ precedes($0, $1) }) {
+        let isCanonical = updates.withUnsafeBufferPointer { buffer in
+            buffer.indices.dropFirst().allSatisfy { RowUpdate.canonicallyPrecedes(buffer[$0 - 1], buffer[$0]) }
+        }
+        if isCanonical {
             self.updates = updates
             self.payloads = payloads
         } else {
-            let order = updates.indices.sorted { precedes(updates[$0], updates[$1]) }
+            let order = updates.indices.sorted { RowUpdate.canonicallyPrecedes(updates[$0], updates[$1]) }
             self.updates = order.map { updates[$0] }
             self.payloads = order.map { payloads[$0] }
         }
@@ -63,5 +57,35 @@ public struct ChangeSet: Hashable, Sendable {
         coverage.byReplica.values.reduce(0) { total, counters in
             total + counters.ranges.reduce(0) { $0 + $1.upperBound - $1.lowerBound + 1 }
         }
+    }
+
+    /// The row that update `offset` touches (for errors).
+    @usableFromInline
+    func rowID(at offset: Int) -> RowID { updates[offset].id }
+
+    /// The values the updates carry, decoded as `Element`: one per update, nil where it carries none.
+    /// - Throws: ``MergeError/typeMismatch(row:expected:found:)`` or ``MergeError/undecodableValue(row:reason:)``
+    ///   for the first value that is not an `Element`.
+    /// - Complexity: O(k) for k updates.
+    @inlinable
+    func decodedValues<Element: Codable>(as type: Element.Type) throws(MergeError) -> [Element?] {
+        let expectedType = ValueCoding.typeIdentifier(of: Element.self)
+        var decoded: [Element?] = []
+        decoded.reserveCapacity(payloads.count)
+        for (offset, payload) in payloads.enumerated() {
+            guard let payload else {
+                decoded.append(nil)
+                continue
+            }
+            guard payload.typeIdentifier == expectedType else {
+                throw .typeMismatch(row: rowID(at: offset), expected: expectedType, found: payload.typeIdentifier)
+            }
+            do {
+                decoded.append(try ValueCoding.decode(payload.bytes, as: Element.self))
+            } catch {
+                throw .undecodableValue(row: rowID(at: offset), reason: String(describing: error))
+            }
+        }
+        return decoded
     }
 }
