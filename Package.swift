@@ -30,7 +30,7 @@ let package = Package(
         .testTarget(name: "ListSyncCryptoTests", dependencies: ["ListSyncCrypto", "ListSync"]),
         .testTarget(name: "ListSyncNetworkTests", dependencies: ["ListSyncNetwork", "ListSync", "TestSupport"]),
         // Runs the built syncdemo binary as a subprocess (a dependency, so it is built).
-        .testTarget(name: "SyncDemoTests", dependencies: ["syncdemo"]),
+        .testTarget(name: "SyncDemoTests", dependencies: ["syncdemo", "TestSupport"]),
         // Opens a store and edits it until killed; the crash tests launch it (a dependency, so it is built).
         .executableTarget(
             name: "StoreCrashWorker", dependencies: ["ListSyncStore", "ListSync", "TestSupport"],

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -17,21 +18,8 @@ final class WorkerProcess {
     private let outputPath: String
     private let errorPath: String
 
-    /// The worker binary: next to the test bundle, found from the test process's own path.
-    static func binary() throws -> URL {
-        let name = "StoreCrashWorker"
-        var starts = [URL(fileURLWithPath: ProcessInfo.processInfo.arguments[0]).resolvingSymlinksInPath()]
-        starts.append(Bundle.main.bundleURL)
-        for start in starts {
-            var directory = start.deletingLastPathComponent()
-            for _ in 0..<4 {
-                let candidate = directory.appendingPathComponent(name)
-                if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-                directory = directory.deletingLastPathComponent()
-            }
-        }
-        throw Failure(description: "\(name) not found near \(starts.map(\.path))")
-    }
+    /// The built `StoreCrashWorker` executable.
+    static func binary() throws -> URL { try BuiltProduct.url(named: "StoreCrashWorker") }
 
     /// Launches the worker with `arguments`, writing its output to files named after `output`.
     init(arguments: [String], output: String) throws {

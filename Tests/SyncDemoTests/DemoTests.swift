@@ -48,10 +48,6 @@ import Testing
         (["dmeo"], "did you mean 'demo'?"),
     ])
     func usageErrorsExitWith64AndSayWhatWasWrong(arguments: [String], message: String) throws {
-        let outcome = try SyncDemoProcess.run(arguments)
-        #expect(outcome.status == 64)
-        #expect(outcome.errors.contains(message), "stderr: \(outcome.errors)")
-        #expect(outcome.errors.contains("--help"))
-        #expect(outcome.output.isEmpty)
+        try SyncDemoProcess.expectUsageError(arguments, saying: message, help: "--help")
     }
 }

@@ -187,10 +187,6 @@ import Testing
         (["peer", "--name", "a", "stray"], "unexpected argument 'stray'"),
     ])
     func usageErrorsExitWith64(arguments: [String], message: String) throws {
-        let outcome = try SyncDemoProcess.run(arguments)
-        #expect(outcome.status == 64)
-        #expect(outcome.errors.contains(message), "stderr: \(outcome.errors)")
-        #expect(outcome.errors.contains("syncdemo peer --help"))
-        #expect(outcome.output.isEmpty)
+        try SyncDemoProcess.expectUsageError(arguments, saying: message, help: "syncdemo peer --help")
     }
 }

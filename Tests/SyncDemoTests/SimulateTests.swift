@@ -97,11 +97,8 @@ import Testing
         (["--seeds", "3"], "did you mean '--seed'?"),
     ])
     func usageErrorsExitWith64AndSayWhatWasWrong(arguments: [String], message: String) throws {
-        let outcome = try SyncDemoProcess.run(["simulate"] + arguments)
-        #expect(outcome.status == 64)
-        #expect(outcome.errors.contains(message), "stderr: \(outcome.errors)")
-        #expect(outcome.errors.contains("syncdemo simulate --help"))
-        #expect(outcome.output.isEmpty)
+        try SyncDemoProcess.expectUsageError(
+            ["simulate"] + arguments, saying: message, help: "syncdemo simulate --help")
     }
 
     @Test func helpDocumentsThePartitionSchedule() throws {

@@ -1,4 +1,6 @@
 import Foundation
+import TestSupport
+import Testing
 
 /// The built `syncdemo` binary, run as a subprocess the way a user runs it.
 enum SyncDemoProcess {
@@ -17,20 +19,8 @@ enum SyncDemoProcess {
         var errors: String
     }
 
-    /// The binary: next to the test bundle, found from the test process's own path.
-    static func binary() throws -> URL {
-        var starts = [URL(fileURLWithPath: ProcessInfo.processInfo.arguments[0]).resolvingSymlinksInPath()]
-        starts.append(Bundle.main.bundleURL)
-        for start in starts {
-            var directory = start.deletingLastPathComponent()
-            for _ in 0..<4 {
-                let candidate = directory.appendingPathComponent("syncdemo")
-                if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-                directory = directory.deletingLastPathComponent()
-            }
-        }
-        throw Failure(description: "syncdemo not found near \(starts.map(\.path))")
-    }
+    /// The built `syncdemo` executable.
+    static func binary() throws -> URL { try BuiltProduct.url(named: "syncdemo") }
 
     /// Runs `syncdemo arguments` with `input` on standard input (closed after it) and waits for it to
     /// exit, killing it after `timeout` seconds.
@@ -64,5 +54,17 @@ enum SyncDemoProcess {
             status: process.terminationStatus,
             output: (try? String(contentsOf: outputURL, encoding: .utf8)) ?? "",
             errors: (try? String(contentsOf: errorURL, encoding: .utf8)) ?? "")
+    }
+
+    /// Runs `arguments` and expects a usage error: exit 64, `message` and a pointer to `help` on
+    /// standard error, nothing on standard output.
+    static func expectUsageError(
+        _ arguments: [String], saying message: String, help: String, sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
+        let outcome = try run(arguments)
+        #expect(outcome.status == 64, sourceLocation: sourceLocation)
+        #expect(outcome.errors.contains(message), "stderr: \(outcome.errors)", sourceLocation: sourceLocation)
+        #expect(outcome.errors.contains(help), sourceLocation: sourceLocation)
+        #expect(outcome.output.isEmpty, sourceLocation: sourceLocation)
     }
 }

@@ -132,15 +132,8 @@ struct OrderIndex {
     /// - Complexity: O(log n)
     @usableFromInline
     func slot(at index: Int) -> Int32 {
-        precondition(index >= 0 && index < count, "index \(index) out of range 0..<\(count)")
-        var node = root
-        var local = index
-        for _ in 0..<height {
-            let (position, inner) = child(of: node, containing: local)
-            node = children[Int(node) * Self.branchCapacity + position]
-            local = inner
-        }
-        return leafSlots[Int(node) * Self.leafCapacity + local]
+        let (leaf, start, _) = leaf(containing: index)
+        return leafSlots[Int(leaf) * Self.leafCapacity + index - start]
     }
 
     /// The leaf holding the entry at `index`, and the indexes of its first entry and past its last.
