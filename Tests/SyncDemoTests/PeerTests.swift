@@ -147,6 +147,13 @@ import Testing
         #expect(lines.contains("drop: loading Grace failed; its placeholder is withdrawn"))
         #expect(!outcome.output.contains("solo> "))
 
+        // `wait` lets the loads end before the next line; a malformed duration is a failed line.
+        let waited = try SyncDemoProcess.run(
+            ["peer", "--name", "solo"], input: "add Paris\ndrop 0 Ada --delay 300ms\nwait\nlist\nwait 1x\n")
+        #expect(waited.output.contains("solo: Ada | Paris\n"), "\(waited.output)")
+        #expect(waited.errors.contains("line 5 'wait 1x': usage: wait [DURATION]"))
+        #expect(waited.status == 1)
+
         let clean = try SyncDemoProcess.run(["peer", "--name", "solo"], input: "add Paris\nlist\nquit\nadd Never\n")
         #expect(clean.status == 0)
         #expect(clean.output.contains("solo: Paris\n"))

@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import ListSync
 import ListSyncNetwork
 import ListSyncStore
@@ -35,7 +36,7 @@ final class PeerSession: Sendable {
     }
 
     /// The words of the peer's own commands, for help and suggestions.
-    static let verbs = ["list", "peers", "connect", "disconnect", "status", "help", "quit"]
+    static let verbs = ["list", "peers", "connect", "disconnect", "status", "wait", "help", "quit"]
 
     /// One line per command, for `help`.
     static let help =
@@ -45,6 +46,8 @@ final class PeerSession: Sendable {
             connect HOST:PORT               dial a peer and keep the connection open
             disconnect HOST:PORT            stop dialing a peer and close the connection
             status                          replica ID, version vector, rows, placeholders, traffic
+            wait [DURATION]                 wait for running drop loads to end, then DURATION more
+                                            (scripts: let peers' changes arrive before the next line)
             help                            show this help
             quit, exit                      wait for running loads, then exit (end of input does the same)
             """
@@ -72,6 +75,14 @@ final class PeerSession: Sendable {
             }
             peer.disconnect(from: endpoint)
             return .lines(["disconnected from \(endpoint)"])
+        case "wait":
+            guard arguments.count <= 1, let duration = arguments.isEmpty ? .zero : Duration(parsing: arguments[0])
+            else {
+                throw CommandError("usage: wait [DURATION], e.g. wait 2s or wait 500ms")
+            }
+            loads.wait()
+            Thread.sleep(forTimeInterval: Double(duration / .milliseconds(1)) / 1000)
+            return .lines([])
         case "help": return .lines([Self.help])
         case "quit", "exit": return .quit
         default:
