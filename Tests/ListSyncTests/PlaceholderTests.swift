@@ -99,10 +99,13 @@ struct PlaceholderTests {
         #expect(peer.pendingCount == 0 && !peer.contains(where: \.isPending))
     }
 
-    /// Replica IDs chosen so that a placeholder of replica 1 and a row replica B inserts concurrently
-    /// into the same gap draw the same jitter (jitter mixes the replica ID, the next counter and, for a
-    /// placeholder, its number), so the two get equal keys: the rare tie, made certain.
-    @Test func aRowWithThePlaceholdersKeyOrdersBeforeItAndDisplacesItLocally() throws {
+    /// A placeholder `…` shown at 1 in `a b c` on replica 1 and a row `x` the peer inserted concurrently
+    /// into the same gap, merged: replica IDs chosen so that both draw the same jitter (jitter mixes the
+    /// replica ID, the next counter and, for a placeholder, its number), so the two get equal keys: the
+    /// rare tie, made certain.
+    func tiedPlaceholder() throws -> (
+        local: ReplicatedList<String>, peer: ReplicatedList<String>, mirror: BatchMirror<String>, id: PlaceholderID
+    ) {
         let local = ReplicatedList<String>(replicaID: ReplicaID(1))
         let peer = ReplicatedList<String>(replicaID: ReplicaID((1 << 32) | 4))
         local.append(contentsOf: ["a", "b", "c"])
@@ -112,6 +115,13 @@ struct PlaceholderTests {
         try mirror.apply(shown, from: local)
         peer.insert("x", at: 1)
         try mirror.apply(local.merge(peer.changes(since: local.versionVector)), from: local)
+        return (local, peer, mirror, ids[0])
+    }
+
+    @Test func aRowWithThePlaceholdersKeyOrdersBeforeItAndDisplacesItLocally() throws {
+        let tie = try tiedPlaceholder()
+        let (local, peer, id) = (tie.local, tie.peer, tie.id)
+        var mirror = tie.mirror
         #expect(local.map(\.value) == ["a", "x", "…", "b", "c"])
         #expect(local.positionKey(at: 1) == local.positionKey(at: 2))  // the tie: rows before placeholders
 
@@ -121,7 +131,7 @@ struct PlaceholderTests {
         #expect(local.map(\.value) == ["a", "x", "y", "…", "b", "c"])
         #expect(local.positionKey(at: 2) < local.positionKey(at: 3))
 
-        let (row, commit) = try local.commitPlaceholder(ids[0], value: "z")
+        let (row, commit) = try local.commitPlaceholder(id, value: "z")
         try mirror.apply(commit, from: local)
         local._checkInvariants()
         #expect(local.index(forRow: row) == 3 && local.map(\.value) == ["a", "x", "y", "z", "b", "c"])
@@ -130,17 +140,11 @@ struct PlaceholderTests {
     }
 
     @Test func aCommitWhoseKeyTiesWithARowTakesAFreshKeyBetweenItsNeighbours() throws {
-        let local = ReplicatedList<String>(replicaID: ReplicaID(1))
-        let peer = ReplicatedList<String>(replicaID: ReplicaID((1 << 32) | 4))
-        local.append(contentsOf: ["a", "b", "c"])
-        try peer.merge(local.changes(since: peer.versionVector))
-        var mirror = BatchMirror(Array(local))
-        let (ids, shown) = local.insertPlaceholders(showing: ["…"], at: 1)
-        try mirror.apply(shown, from: local)
-        peer.insert("x", at: 1)
-        try mirror.apply(local.merge(peer.changes(since: local.versionVector)), from: local)
+        let tie = try tiedPlaceholder()
+        let (local, peer, id) = (tie.local, tie.peer, tie.id)
+        var mirror = tie.mirror
         #expect(local.positionKey(at: 1) == local.positionKey(at: 2))
-        let (row, commit) = try local.commitPlaceholder(ids[0], value: "z")
+        let (row, commit) = try local.commitPlaceholder(id, value: "z")
         #expect(commit == ListChange(removed: [2], inserted: [2]))
         try mirror.apply(commit, from: local)
         local._checkInvariants()

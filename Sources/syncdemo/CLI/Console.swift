@@ -50,7 +50,6 @@ enum Style: String {
     case dim = "2"
     case red = "31"
     case green = "32"
-    case yellow = "33"
     case cyan = "36"
 
     /// `text` in this style, or `text` unchanged when standard output is not a coloured terminal.

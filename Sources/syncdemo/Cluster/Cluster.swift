@@ -56,6 +56,12 @@ extension Cluster {
     /// Whether every replica converged with every other.
     var allConverged: Bool { converged(names.indices) }
 
+    /// Lands an ended load on its replica and returns the line saying how it ended: `  phone: loaded "Ada"`.
+    func land(_ load: RunningLoads.Ended) -> String {
+        let report = edit(load.replica) { $0.land(load.placeholder, with: load.result).report }
+        return "  \(names[load.replica]): \(report)"
+    }
+
     /// The index of the replica called `name`, or nil.
     func index(of name: String) -> Int? { names.firstIndex(of: name) }
 }

@@ -8,6 +8,8 @@ final class Story {
     private(set) var failures: [String] = []
     /// Steps told so far.
     private var step = 0
+    /// The loads of the drops, landed once the other replicas have edited around their placeholders.
+    private let loads = RunningLoads()
 
     /// A story told on `cluster`, whose replicas are phone, laptop and tablet in that order.
     init(cluster: any Cluster) { self.cluster = cluster }
@@ -59,9 +61,8 @@ final class Story {
 
         title("The phone drops three contacts from another app; they load slowly behind placeholders.")
         let delay = "\(Int(loadDelay / .milliseconds(1)))ms"
-        let loads =
-            try type("phone", "drop 2 \"Ada Lovelace\" \"Alan Turing\" --phone \"+44 20 7946 0000\" --delay \(delay)")
-            + type("phone", "drop 0 \"Grace Hopper\" --delay \(delay) --fail")
+        try type("phone", "drop 2 \"Ada Lovelace\" \"Alan Turing\" --phone \"+44 20 7946 0000\" --delay \(delay)")
+        try type("phone", "drop 0 \"Grace Hopper\" --delay \(delay) --fail")
         note("Placeholders are local: the others see nothing yet. Meanwhile the laptop inserts a row at the top and")
         note("deletes Cairo, the row just above the placeholders; the tablet renames Rome.")
         try type("laptop", "insert 0 Lisbon")
@@ -69,43 +70,24 @@ final class Story {
         try type("tablet", "edit Rome Roma")
         settleAndShow()
 
-        let results = Loads.wait(for: loads.map(\.load))
-        note("The loads end: each contact lands where its placeholder is now; the failed one leaves no trace.")
-        for (pending, result) in zip(loads, results) {
-            let outcome = cluster.edit(pending.replica) { list in
-                list.finishLoad(pending.load.placeholder, with: result).outcome
-            }
-            switch outcome {
-            case .committed(_, let row):
-                let text = cluster.read(pending.replica) { $0[row: row]?.value.text ?? "?" }
-                note("  \(cluster.names[pending.replica]): loaded \"\(text)\"")
-            case .failed(_, let error):
-                note("  \(cluster.names[pending.replica]): \(error); its placeholder is withdrawn")
-            case .cancelled:
-                note("  \(cluster.names[pending.replica]): load cancelled; its placeholder is withdrawn")
-            }
+        if !loads.waitForAll(timeout: .seconds(30)) {
+            failures.append("step \(step): the loads did not end within 30 s")
         }
+        note("The loads end: each contact lands where its placeholder is now; the failed one leaves no trace.")
+        for load in loads.takeEnded() { note(cluster.land(load)) }
         settleAndShow()
         check("no placeholder is left, and no contact that failed to load") { list in
             list.pendingCount == 0 && !list.contains { $0.value.text.hasPrefix("Grace Hopper") }
         }
     }
 
-    /// A pending load and the replica whose placeholder it fills.
-    struct PendingLoad {
-        var replica: Int
-        var load: DropResult<Entry>.PendingLoad
-    }
-
-    /// Prints `replica> line` and runs it there as a ``ListCommand``; returns the loads a drop started.
-    @discardableResult
-    private func type(_ replica: String, _ line: String) throws -> [PendingLoad] {
+    /// Prints `replica> line` and runs it there as a ``ListCommand``, starting the loads of a drop.
+    private func type(_ replica: String, _ line: String) throws {
         Console.print(Style.cyan("  \(replica)> ") + line)
         guard let index = cluster.index(of: replica), let command = try ListCommand.parse(Words.split(line)) else {
             preconditionFailure("the story's commands are list commands of its replicas")
         }
-        let loads = try cluster.edit(index) { list in try list.run(command).loads }
-        return loads.map { PendingLoad(replica: index, load: $0) }
+        for load in try cluster.edit(index, { list in try list.run(command).loads }) { loads.start(load, on: index) }
     }
 
     /// Prints the next step's title.

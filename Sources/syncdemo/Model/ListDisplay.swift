@@ -39,20 +39,20 @@ enum ListDisplay {
         let widths = zip(columns, cells).map { column, cells in
             max(column.name.count, cells.map(\.text.count).max() ?? 0) + 3
         }
-        var lines = [zip(columns, widths).map { Style.bold(pad($0.name, $1)) }.joined()]
+        var lines = [zip(columns, widths).map { pad($0.name, $1, style: .bold) }.joined()]
         for row in 0..<(cells.map(\.count).max() ?? 0) {
             lines.append(
                 zip(cells, widths).map { cells, width in
                     guard row < cells.count else { return pad("", width) }
                     let cell = cells[row]
-                    return cell.isPending ? Style.dim(pad(cell.text, width)) : pad(cell.text, width)
+                    return pad(cell.text, width, style: cell.isPending ? .dim : nil)
                 }.joined())
         }
         return lines.map { String($0.reversed().drop { $0 == " " }.reversed()) }.joined(separator: "\n")
     }
 
-    /// `text` padded with blanks to `width` characters.
-    private static func pad(_ text: String, _ width: Int) -> String {
-        text + String(repeating: " ", count: max(0, width - text.count))
+    /// `text` in `style`, then blanks to `width` characters (outside the style, so lines trim cleanly).
+    private static func pad(_ text: String, _ width: Int, style: Style? = nil) -> String {
+        (style.map { $0(text) } ?? text) + String(repeating: " ", count: max(0, width - text.count))
     }
 }

@@ -125,15 +125,8 @@ final class PeerSession: Sendable {
             do {
                 let line = try peer.edit { replica in
                     try replica.update { list in
-                        let (outcome, change) = list.finishLoad(load.placeholder, with: result)
-                        switch outcome {
-                        case .committed(_, let row):
-                            return (change, "drop: loaded \"\(list[row: row]?.value.text ?? "?")\"")
-                        case .failed(_, let error):
-                            return (change, "drop: \(error); its placeholder is withdrawn")
-                        case .cancelled:
-                            return (change, "drop: load cancelled; its placeholder is withdrawn")
-                        }
+                        let (change, report) = list.land(load.placeholder, with: result)
+                        return (change, "drop: " + report)
                     }
                 }
                 output.announce(line)

@@ -61,7 +61,7 @@ final class ScenarioRunner {
             } else if !loads.waitForAll(timeout: Self.timeout) {
                 throw CommandError("the loads did not end within \(Self.timeout)")
             }
-            land(loads.takeEnded())
+            for load in loads.takeEnded() { Console.print(cluster.land(load)) }
         case .assertConverged:
             guard cluster.allConverged else {
                 let lists = ListDisplay.plain(cluster.names.indices.map(column))
@@ -89,23 +89,6 @@ final class ScenarioRunner {
             let found = actual(index)
             guard found == expected else {
                 throw failed("expected \(what) on \(cluster.names[index]): \(expected), got \(found)")
-            }
-        }
-    }
-
-    /// Finishes the placeholders of `ended` loads on their replicas and says how each ended.
-    private func land(_ ended: [RunningLoads.Ended]) {
-        for load in ended {
-            let name = cluster.names[load.replica]
-            let outcome = cluster.edit(load.replica) { $0.finishLoad(load.placeholder, with: load.result).outcome }
-            switch outcome {
-            case .committed(_, let row):
-                let text = cluster.read(load.replica) { $0[row: row]?.value.text ?? "?" }
-                Console.print("  \(name): loaded \"\(text)\"")
-            case .failed(_, let error):
-                Console.print("  \(name): \(error); its placeholder is withdrawn")
-            case .cancelled:
-                Console.print("  \(name): load cancelled; its placeholder is withdrawn")
             }
         }
     }

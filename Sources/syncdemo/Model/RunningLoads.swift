@@ -2,7 +2,8 @@ import Foundation
 import ListSync
 import Synchronization
 
-/// The loads of a scenario's drops, running in the background until a `wait` lands them.
+/// The loads of drops on a cluster's replicas, running in the background until they are landed
+/// (``Cluster/land(_:)``): by a scenario's `wait`, or when the demo's story is ready for them.
 final class RunningLoads: Sendable {
     /// A load that ended, not yet landed.
     struct Ended: Sendable {
