@@ -40,7 +40,10 @@ struct CrashWorker {
                 try peer.merge(store.read { [peerVersion = peer.versionVector] in $0.changes(since: peerVersion) })
                 continue
             }
-            emit("begin \(step)")
+            // A merge names its change set up front: if the kill lands before its `op` line, the oracle
+            // knows exactly what may have become durable.
+            let merging = kind >= 85 ? peer.changes(since: store.read { $0.versionVector }) : nil
+            emit("begin \(step)" + (merging.map { " " + hex($0.encoded()) } ?? ""))
             let commit: Commit
             switch kind {
             case 0..<15:
@@ -60,7 +63,7 @@ struct CrashWorker {
             case 62..<75:
                 commit = try store.update { list in list.updateValue(value, at: Int(random % UInt64(list.count))) }
             default:
-                commit = try store.merge(peer.changes(since: store.read { $0.versionVector }))
+                commit = try store.merge(merging ?? ChangeSet())
             }
             let highest = store.read { $0.nextOperationCounter } - 1
             emit("op \(step) \(commit.ticket.sequence) \(hex(commit.changes.encoded())) \(highest)")

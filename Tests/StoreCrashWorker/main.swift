@@ -8,7 +8,8 @@ import ListSyncStore
 // moves, deletes and edits, and merges of change sets from an in-memory peer) until it is killed,
 // reporting on stdout, one write per line:
 //   ready <next operation counter>
-//   begin <n>                                  before operation n is handed to the store
+//   begin <n> [<change set hex>]               before operation n is handed to the store (with the
+//                                              change set when it is a merge from the peer)
 //   op <n> <ticket> <change set hex> <highest counter used so far>
 //   durable <ticket>                           every operation with this ticket or lower is durable
 // With `hold`, it opens the replica, prints `ready` and sleeps (for the lock test).
