@@ -60,6 +60,7 @@ struct EncodingTests {
     @Test func knownErrorsNameTheirCause() throws {
         let bytes = try sampleChanges().0.encoded()
         #expect(throws: BinaryDecodingError.badMagic) { try ChangeSet(decoding: [0x00] + bytes.dropFirst()) }
+        #expect(bytes[2] == 2)
         var future = bytes
         future[2] = 9
         #expect(throws: BinaryDecodingError.unsupportedVersion(9)) { try ChangeSet(decoding: future) }
@@ -106,11 +107,13 @@ struct EncodingTests {
 
     /// A hand-written change set whose insert of row 5:1 is not in its coverage.
     static func uncoveredInsert(covering: Bool) -> [UInt8] {
-        var bytes: [UInt8] = [0x4C, 0x53, 1, 1]  // magic, version, kind: change set
+        var bytes: [UInt8] = [0x4C, 0x53, 2, 1]  // magic, version, kind: change set
         bytes += [1, 5, 0, 0, 0, 0, 0, 0, 0]  // one replica, 5, little-endian
         bytes += [1, 22] + Array("public.utf8-plain-text".utf8)  // one type
         bytes += covering ? [1, 0, 1, 0, 0] : [0]  // coverage: replica 0, one range 1...1
-        bytes += [1]  // one update, then its 11 columns, each length-prefixed; runs are (length, value)
+        // One update, then its 11 columns, each length-prefixed; each run-length column holds one literal
+        // group of one value: header -1 (zigzag 1), then the value.
+        bytes += [1]
         bytes += [2, 1, 0x2B]  // flags: position, value, both stamps by the insert and equal; row replica 0
         bytes += [2, 1, 2]  // row counter delta +1 (zigzag 2): row 5:1
         bytes += [2, 1, 0] + [2, 1, 1] + [1, 0x80]  // key: shares 0 bytes, suffix of 1 byte: 80
@@ -118,6 +121,43 @@ struct EncodingTests {
         bytes += [0] + [0]  // no stamp dots besides the row ID
         bytes += [2, 1, 0] + [2, 1, 1] + [1, UInt8(ascii: "x")]  // value: type 0, 1 byte, "x"
         return bytes
+    }
+
+    /// A change set in format version 1 (run-length columns as (length, value) pairs), written by ListSync
+    /// 0.2.0: replica 0xA1 appended apple, pear and fig; replica 0xB2 merged them, moved fig to the front,
+    /// set pear to PEAR, removed apple and appended kiwi.
+    static let formatVersion1 = hexBytes(
+        "4c53010102a100000000000000b20000000000000001167075626c69632e757466382d706c61696e2d7465787402000100"
+            + "020101000304080113010b017b01040801060101010401050203000601030102010308307a806080b01f80080102010301"
+            + "01030202030102030202030004010302040b666967504541526b697769")
+
+    /// The bytes written as `hex`, two lowercase digits each.
+    static func hexBytes(_ hex: String) -> [UInt8] {
+        let digits = Array(hex.utf8)
+        return stride(from: 0, to: digits.count, by: 2).map {
+            UInt8(String(decoding: digits[$0...$0 + 1], as: UTF8.self), radix: 16)!
+        }
+    }
+
+    @Test func formatVersion1StillDecodes() throws {
+        let changes = try ChangeSet(decoding: Self.formatVersion1)
+        #expect(changes.rowCount == 4)
+        let list = ReplicatedList<String>(replicaID: ReplicaID(9))
+        try list.merge(changes)
+        #expect(list.map(\.value) == ["fig", "PEAR", "kiwi"])
+        let a = ReplicaID(0xA1)
+        let b = ReplicaID(0xB2)
+        let rows = [RowID(replica: a, counter: 3), RowID(replica: a, counter: 2), RowID(replica: b, counter: 4)]
+        #expect(list.map(\.rowID) == rows)
+        let reencoded = changes.encoded()
+        #expect(reencoded[2] == 2)
+        #expect(try ChangeSet(decoding: reencoded) == changes)
+        // A version 1 snapshot (as ListSyncStore 0.2.0 stored it) is the same bytes with kind 2.
+        var snapshot = Self.formatVersion1
+        snapshot[3] = 2
+        let loaded = try ReplicatedList<String>(snapshot: snapshot, replicaID: ReplicaID(10))
+        #expect(loaded.map(\.value) == ["fig", "PEAR", "kiwi"])
+        #expect(loaded.map(\.rowID) == rows)
     }
 
     @Test func handWrittenChangeSetMerges() throws {

@@ -1,8 +1,15 @@
-/// A column of integers encoded as runs: pairs of (run length, value) varints, so repeated values
-/// (the same replica, a constant stride, the same flags) take a few bytes per run instead of per row.
+/// A column of integers encoded as groups, each a signed (zigzag) header varint: a header `h > 0` is a run,
+/// one value repeated `h` times; `h < 0` is `-h` literal values. Repeated values (the same replica, a
+/// constant stride, the same flags) take a few bytes per run; values that do not repeat share one header
+/// per literal group. The encoding is canonical: every stretch of two or more equal values is one run,
+/// and the values between runs are one literal group.
 struct RunLengthWriter {
     private var writer = BinaryWriter()
+    /// Single values not written yet, no two adjacent ones equal.
+    private var literals: [UInt64] = []
+    /// The value of the current run.
     private var value: UInt64 = 0
+    /// The length of the current run so far (0 before the first value).
     private var length: UInt64 = 0
 
     /// Appends `value`.
@@ -11,48 +18,80 @@ struct RunLengthWriter {
             length += 1
             return
         }
-        flush()
+        endRun()
         self.value = value
         length = 1
     }
 
-    /// Appends a signed value, zigzag-encoded (0, -1, 1, -2, ... as 0, 1, 2, 3, ...).
+    /// Appends a signed value, zigzag-encoded.
     mutating func append(signed value: Int64) {
-        append(UInt64(bitPattern: (value << 1) ^ (value >> 63)))
+        append(zigzag(value))
     }
 
     /// The encoded column.
     mutating func finish() -> [UInt8] {
-        flush()
-        length = 0
+        endRun()
+        writeLiterals()
         return writer.bytes
     }
 
-    private mutating func flush() {
-        guard length > 0 else { return }
-        writer.writeVarint(length)
-        writer.writeVarint(value)
+    /// Ends the current run: a single value joins the literals, a longer run is written as a run.
+    private mutating func endRun() {
+        defer { length = 0 }
+        switch length {
+        case 0: return
+        case 1: literals.append(value)
+        default:
+            writeLiterals()
+            writer.writeVarint(zigzag(Int64(length)))
+            writer.writeVarint(value)
+        }
+    }
+
+    /// Writes the pending literals as one group.
+    private mutating func writeLiterals() {
+        guard !literals.isEmpty else { return }
+        writer.writeVarint(zigzag(-Int64(literals.count)))
+        for literal in literals { writer.writeVarint(literal) }
+        literals.removeAll(keepingCapacity: true)
     }
 }
 
-/// Reads a column written by ``RunLengthWriter``.
+/// Reads a column written by ``RunLengthWriter``, or by format version 1's writer of run pairs.
 struct RunLengthReader {
-    private var reader: BinaryReader
-    private var value: UInt64 = 0
-    private var remainingInRun: UInt64 = 0
+    /// How a column's values are grouped.
+    enum Layout {
+        /// Format version 1: pairs of (varint run length at least 1, varint value).
+        case pairs
+        /// Format version 2: canonical runs and literal groups, as ``RunLengthWriter`` writes them.
+        case groups
+    }
 
-    /// A reader of the column in `reader`'s remaining bytes.
-    init(_ reader: BinaryReader) { self.reader = reader }
+    private var reader: BinaryReader
+    private let layout: Layout
+    /// The value last read.
+    private var value: UInt64 = 0
+    /// Whether any value was read yet.
+    private var hasValue = false
+    /// The values of the current group not returned yet.
+    private var remainingInGroup: UInt64 = 0
+    /// Whether the current group is a literal group.
+    private var inLiterals = false
+
+    /// A reader of the column in `reader`'s remaining bytes, grouped as `layout`.
+    init(_ reader: BinaryReader, layout: Layout) {
+        self.reader = reader
+        self.layout = layout
+    }
 
     /// The next value.
     mutating func next() throws(BinaryDecodingError) -> UInt64 {
-        if remainingInRun == 0 {
-            let start = reader.offset
-            remainingInRun = try reader.readVarint()
-            guard remainingInRun > 0 else { throw .notCanonical(offset: start) }
-            value = try reader.readVarint()
+        if remainingInGroup == 0 {
+            try startGroup()
+        } else if inLiterals {
+            try readValue()
         }
-        remainingInRun -= 1
+        remainingInGroup -= 1
         return value
     }
 
@@ -64,7 +103,45 @@ struct RunLengthReader {
 
     /// Throws unless every value of the column was read.
     func expectEnd() throws(BinaryDecodingError) {
-        guard remainingInRun == 0 else { throw .trailingBytes(offset: reader.offset) }
+        guard remainingInGroup == 0 else { throw .trailingBytes(offset: reader.offset) }
         try reader.expectEnd()
     }
+
+    /// Reads the next group's header and first value.
+    private mutating func startGroup() throws(BinaryDecodingError) {
+        let start = reader.offset
+        switch layout {
+        case .pairs:
+            remainingInGroup = try reader.readVarint()
+            guard remainingInGroup > 0 else { throw .notCanonical(offset: start) }
+            value = try reader.readVarint()
+        case .groups:
+            let header = try reader.readVarint()
+            let isLiteral = header & 1 == 1
+            let count = (header >> 1) + (header & 1)
+            if isLiteral {
+                guard !inLiterals else { throw .notCanonical(offset: start) }
+                guard count <= UInt64(reader.remaining) else { throw .countTooLarge(offset: start) }
+            } else {
+                guard count > 1 else { throw .notCanonical(offset: start) }
+            }
+            inLiterals = isLiteral
+            remainingInGroup = count
+            try readValue()
+        }
+    }
+
+    /// Reads a value of a version 2 group, which must differ from the value before it.
+    private mutating func readValue() throws(BinaryDecodingError) {
+        let start = reader.offset
+        let next = try reader.readVarint()
+        guard !hasValue || next != value else { throw .notCanonical(offset: start) }
+        value = next
+        hasValue = true
+    }
+}
+
+/// `value` zigzag-encoded: 0, -1, 1, -2, ... as 0, 1, 2, 3, ...
+private func zigzag(_ value: Int64) -> UInt64 {
+    UInt64(bitPattern: (value << 1) ^ (value >> 63))
 }

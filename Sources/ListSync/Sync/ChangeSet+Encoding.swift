@@ -1,4 +1,5 @@
-/// ListSync's binary format (version 1) for change sets and snapshots; Protocol.md specifies it byte by byte.
+/// ListSync's binary format (version 2; version 1 is still read) for change sets and snapshots;
+/// Protocol.md specifies it byte by byte.
 extension ChangeSet {
     /// What the encoded bytes hold.
     enum Kind: UInt8 {
@@ -7,7 +8,8 @@ extension ChangeSet {
     }
 
     static let magic: [UInt8] = [0x4C, 0x53]  // "LS"
-    static let formatVersion: UInt8 = 1
+    /// The format version written.
+    static let formatVersion: UInt8 = 2
 
     /// Flag bits of an encoded row update.
     fileprivate enum Flag {
@@ -100,7 +102,12 @@ extension ChangeSet {
             guard try reader.readByte() == byte else { throw .badMagic }
         }
         let version = try reader.readByte()
-        guard version == formatVersion else { throw .unsupportedVersion(version) }
+        let layout: RunLengthReader.Layout
+        switch version {
+        case 1: layout = .pairs
+        case formatVersion: layout = .groups
+        default: throw .unsupportedVersion(version)
+        }
         let foundKind = try reader.readByte()
         guard foundKind == kind.rawValue else { throw .wrongKind(expected: kind.rawValue, found: foundKind) }
 
@@ -162,7 +169,7 @@ extension ChangeSet {
             guard length <= UInt64(reader.remaining) else { throw .truncated(offset: start) }
             columns.append(try reader.subreader(Int(length)))
         }
-        var decoder = UpdateColumnReader(columns, replicas: replicas, types: types)
+        var decoder = UpdateColumnReader(columns, layout: layout, replicas: replicas, types: types)
         var updates: [RowUpdate] = []
         var payloads: [Payload?] = []
         updates.reserveCapacity(updateCount)
@@ -282,18 +289,19 @@ private struct UpdateColumnReader {
     private(set) var rowOffset = 0
     private let flagsStart: Int
 
-    init(_ columns: [BinaryReader], replicas: [ReplicaID], types: [String]) {
+    /// A reader of `columns`, whose run-length columns are grouped as `layout`.
+    init(_ columns: [BinaryReader], layout: RunLengthReader.Layout, replicas: [ReplicaID], types: [String]) {
         flagsStart = columns[0].offset
-        flags = RunLengthReader(columns[0])
-        rowCounter = RunLengthReader(columns[1])
-        keyShared = RunLengthReader(columns[2])
-        keySuffixLength = RunLengthReader(columns[3])
+        flags = RunLengthReader(columns[0], layout: layout)
+        rowCounter = RunLengthReader(columns[1], layout: layout)
+        keyShared = RunLengthReader(columns[2], layout: layout)
+        keySuffixLength = RunLengthReader(columns[3], layout: layout)
         keySuffix = columns[4]
-        stampLamport = RunLengthReader(columns[5])
-        stampReplica = RunLengthReader(columns[6])
-        stampCounter = RunLengthReader(columns[7])
-        valueType = RunLengthReader(columns[8])
-        valueLength = RunLengthReader(columns[9])
+        stampLamport = RunLengthReader(columns[5], layout: layout)
+        stampReplica = RunLengthReader(columns[6], layout: layout)
+        stampCounter = RunLengthReader(columns[7], layout: layout)
+        valueType = RunLengthReader(columns[8], layout: layout)
+        valueLength = RunLengthReader(columns[9], layout: layout)
         valueBytes = columns[10]
         self.replicas = replicas
         self.types = types

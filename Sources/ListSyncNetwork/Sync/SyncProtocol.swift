@@ -1,7 +1,7 @@
 /// Constants of the wire protocol that every peer must agree on (Protocol.md section 2).
 public enum SyncProtocol {
     /// The protocol version this implementation speaks.
-    public static let version: UInt64 = 2
+    public static let version: UInt64 = 3
     /// The largest frame accepted before authentication (a HELLO body is at most 303 bytes), so that
     /// unauthenticated connections cannot make a peer buffer much.
     public static let maximumHandshakeFrameByteCount = 1024
