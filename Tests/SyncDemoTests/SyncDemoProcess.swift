@@ -34,8 +34,8 @@ enum SyncDemoProcess {
         // Files, not pipes: a chatty child can never block on a full pipe while we wait for it.
         let outputURL = directory.appendingPathComponent("out")
         let errorURL = directory.appendingPathComponent("err")
-        FileManager.default.createFile(atPath: outputURL.path, contents: nil)
-        FileManager.default.createFile(atPath: errorURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: outputURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errorURL.path, contents: nil)
         process.standardOutput = try FileHandle(forWritingTo: outputURL)
         process.standardError = try FileHandle(forWritingTo: errorURL)
         let stdin = Pipe()

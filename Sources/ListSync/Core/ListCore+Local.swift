@@ -8,27 +8,27 @@ extension ListCore {
         let lamport: UInt64
         let firstCounter: UInt64
         var used: UInt64 = 0
-        /// The rows the change touched, for the journal.
-        var rows: [RowID] = []
-
-        /// The stamp of the next operation, on `row` (nil: a new row, whose ID is the stamp's dot).
-        mutating func nextStamp(for row: RowID? = nil) -> Stamp {
-            defer { used += 1 }
-            let stamp = Stamp(lamport: lamport, dot: Dot(replica: replica, counter: firstCounter + used))
-            rows.append(row ?? stamp.dot)
-            return stamp
-        }
     }
 
     private func beginChange() -> LocalChange {
         LocalChange(replica: replica, lamport: clock + 1, firstCounter: nextCounter)
     }
 
+    /// The stamp of `change`'s next operation, on `row` (nil: a new row, whose ID is the stamp's dot),
+    /// noted in the journal.
+    private mutating func nextStamp(_ change: inout LocalChange, for row: RowID? = nil) -> Stamp {
+        let stamp = Stamp(
+            lamport: change.lamport, dot: Dot(replica: change.replica, counter: change.firstCounter + change.used))
+        change.used += 1
+        journal.touch(row ?? stamp.dot)
+        return stamp
+    }
+
     private mutating func commit(_ change: LocalChange) {
         guard change.used > 0 else { return }
         let counters = change.firstCounter...(change.firstCounter + change.used - 1)
         markLocal(counters, lamport: change.lamport)
-        journal.record(counters, rows: change.rows)
+        journal.record(counters)
     }
 
     /// Inserts `count` new rows as a block at `index`; their IDs are consecutive dots of this replica.
@@ -44,7 +44,7 @@ extension ListCore {
         if placement.displaced.isEmpty {
             applied.valueSlots.reserveCapacity(count)
             for (offset, key) in placement.keys.enumerated() {
-                let stamp = change.nextStamp()
+                let stamp = nextStamp(&change)
                 let slot = rows.add(RowRecord(id: stamp.dot, key: key, positionStamp: stamp, valueStamp: stamp))
                 order.insert(slot, bound: OrderIndex.Bound(key: key, id: stamp.dot), at: index + offset, rows: rows)
                 applied.valueSlots.append(slot)
@@ -55,7 +55,7 @@ extension ListCore {
         }
         var updates: [RowUpdate] = []
         for key in placement.keys.prefix(count) {
-            let stamp = change.nextStamp()
+            let stamp = nextStamp(&change)
             updates.append(RowUpdate(id: stamp.dot, position: key, positionStamp: stamp, valueStamp: stamp))
         }
         let placeholderKeys = appendMoves(
@@ -69,7 +69,7 @@ extension ListCore {
     /// - Complexity: O(log n)
     mutating func insertRow(key: PositionKey, at index: Int) -> Applied {
         var change = beginChange()
-        let stamp = change.nextStamp()
+        let stamp = nextStamp(&change)
         let slot = rows.add(RowRecord(id: stamp.dot, key: key, positionStamp: stamp, valueStamp: stamp))
         order.insert(slot, bound: rows.bound(of: slot), at: index, rows: rows)
         commit(change)
@@ -100,7 +100,8 @@ extension ListCore {
             applied.change.moved.reserveCapacity(offsets.count)
             for (offset, (slot, key)) in zip(moving, placement.keys).enumerated() {
                 rows[slot].key = key
-                rows[slot].positionStamp = change.nextStamp(for: rows[slot].id)
+                let stamp = nextStamp(&change, for: rows[slot].id)
+                rows[slot].positionStamp = stamp
                 order.insert(slot, bound: rows.bound(of: slot), at: target + offset, rows: rows)
                 applied.change.moved.append(ListChange.Move(from: offsets[offset], to: target + offset))
             }
@@ -121,13 +122,14 @@ extension ListCore {
     mutating func removeRows(at offsets: [Int]) -> Applied {
         guard !offsets.isEmpty else { return Applied() }
         precondition(offsets.first! >= 0 && offsets.last! < count, "remove offsets out of range 0..<\(count)")
-        precondition(offsets.allSatisfy { !isPlaceholder(at: $0) }, "remove a placeholder with removePlaceholder")
         var change = beginChange()
-        let stamps = offsets.map { change.nextStamp(for: rows[order.slot(at: $0)].id) }
         var applied = Applied()
-        for (offset, stamp) in zip(offsets, stamps).reversed() {
-            let slot = order.remove(at: offset)
-            tombstones.insert(rows[slot].id, deletedBy: stamp)
+        // Ascending, each index shifted down by the rows removed before it.
+        for (removedBefore, offset) in offsets.enumerated() {
+            let slot = order.remove(at: offset - removedBefore)
+            precondition(rows[slot].placeholder == nil, "remove a placeholder with removePlaceholder")
+            let id = rows[slot].id
+            tombstones.insert(id, deletedBy: nextStamp(&change, for: id))
             rows.remove(slot)
             applied.freedSlots.append(slot)
         }
@@ -145,7 +147,8 @@ extension ListCore {
         precondition(!isPlaceholder(at: index), "a placeholder's value comes with its commit")
         var change = beginChange()
         let slot = order.slot(at: index)
-        rows[slot].valueStamp = change.nextStamp(for: rows[slot].id)
+        let stamp = nextStamp(&change, for: rows[slot].id)
+        rows[slot].valueStamp = stamp
         commit(change)
         var applied = Applied()
         applied.valueSlots = [slot]
@@ -158,7 +161,7 @@ extension ListCore {
 
     /// Appends a move of each row in `slots` to its key; returns the placeholders among them with their
     /// new keys, which are re-keyed locally without an operation.
-    private func appendMoves(
+    private mutating func appendMoves(
         of slots: [Int32], keys: ArraySlice<PositionKey>, to updates: inout [RowUpdate], change: inout LocalChange
     ) -> [(slot: Int32, key: PositionKey)] {
         var placeholderKeys: [(slot: Int32, key: PositionKey)] = []
@@ -168,7 +171,7 @@ extension ListCore {
                 continue
             }
             let id = rows[slot].id
-            updates.append(RowUpdate(id: id, position: key, positionStamp: change.nextStamp(for: id)))
+            updates.append(RowUpdate(id: id, position: key, positionStamp: nextStamp(&change, for: id)))
         }
         return placeholderKeys
     }
@@ -192,18 +195,20 @@ extension ListCore {
             }
             return low < skipping.count && skipping[low] == index
         }
+        // Neighbours are usually in one leaf: descend the order only when leaving the last leaf read.
+        var leaf = OrderIndex.LeafRange()
         var lowerIndex = destination - 1
         while lowerIndex >= 0 && isSkipped(lowerIndex) { lowerIndex -= 1 }
         var upperIndex = destination
         while upperIndex < self.count && isSkipped(upperIndex) { upperIndex += 1 }
-        let lower = lowerIndex >= 0 ? rows[order.slot(at: lowerIndex)].key : nil
-        var upper = upperIndex < self.count ? rows[order.slot(at: upperIndex)].key : nil
+        let lower = lowerIndex >= 0 ? rows[order.slot(at: lowerIndex, reusing: &leaf)].key : nil
+        var upper = upperIndex < self.count ? rows[order.slot(at: upperIndex, reusing: &leaf)].key : nil
         var displaced: [Int32] = []
         while let key = upper, key == lower {
-            displaced.append(order.slot(at: upperIndex))
+            displaced.append(order.slot(at: upperIndex, reusing: &leaf))
             upperIndex += 1
             while upperIndex < self.count && isSkipped(upperIndex) { upperIndex += 1 }
-            upper = upperIndex < self.count ? rows[order.slot(at: upperIndex)].key : nil
+            upper = upperIndex < self.count ? rows[order.slot(at: upperIndex, reusing: &leaf)].key : nil
         }
         let keys = allocator.allocate(
             count: count + displaced.count, after: lower, before: upper,

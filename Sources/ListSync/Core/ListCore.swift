@@ -54,13 +54,15 @@ struct ListCore {
     /// Whether the row `id` was deleted.
     func isDeleted(_ id: RowID) -> Bool { tombstones[id] != nil }
 
-    /// The lowest counter local operations may use (raised by durable storage after a restart).
-    var counterFloor: UInt64 = 1
-
     /// The counter the next local operation gets: above every counter of this replica ever seen, so a
     /// replica that lost state and hears of its own older operations never reuses a dot, and at least
-    /// ``counterFloor``.
-    var nextCounter: UInt64 { max(seen.upperBound(of: replica) + 1, counterFloor) }
+    /// the floor set by ``raiseNextCounter(to:)``. Kept up to date by every change to ``seen``.
+    private(set) var nextCounter: UInt64 = 1
+
+    /// Makes local operations use counters from `counter` up (durable storage after a restart).
+    mutating func raiseNextCounter(to counter: UInt64) {
+        nextCounter = max(nextCounter, counter)
+    }
 
     /// The version vector: exactly the operations seen.
     var versionVector: VersionVector { seen.versionVector }
@@ -222,11 +224,13 @@ struct ListCore {
     /// Records operations as seen.
     mutating func markSeen(_ ranges: DotRanges) {
         seen.formUnion(ranges)
+        nextCounter = max(nextCounter, seen.upperBound(of: replica) + 1)
     }
 
     /// Records this replica's counters `counters` as seen and advances the clock to `lamport`.
     mutating func markLocal(_ counters: ClosedRange<UInt64>, lamport: UInt64) {
         seen.insert(counters, of: replica)
+        nextCounter = max(nextCounter, counters.upperBound + 1)
         clock = max(clock, lamport)
     }
 }

@@ -76,8 +76,8 @@ struct RowTable {
     /// The order index bound (key, rank, ID) of the row or placeholder in `slot`.
     @inline(__always)
     func bound(of slot: Int32) -> OrderIndex.Bound {
-        let record = records[Int(slot)]
-        return OrderIndex.Bound(key: record.key, id: record.id, placeholder: record.placeholder)
+        OrderIndex.Bound(
+            key: records[Int(slot)].key, id: records[Int(slot)].id, placeholder: records[Int(slot)].placeholder)
     }
 
     /// Makes room for `count` more rows.

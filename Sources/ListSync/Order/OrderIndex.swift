@@ -117,13 +117,16 @@ struct OrderIndex {
     private func child(of node: Int32, containing index: Int) -> (position: Int, local: Int) {
         let base = Int(node) * Self.branchCapacity
         let last = Int(branchWidths[Int(node)]) - 1
-        var position = 0
-        var local = index
-        while position < last && local >= childCounts[base + position] {
-            local -= childCounts[base + position]
-            position += 1
+        // The node's counts lie inside the array (base + last < childCounts.count), so read them unchecked.
+        return childCounts.withUnsafeBufferPointer { counts in
+            var position = 0
+            var local = index
+            while position < last && local >= counts[base + position] {
+                local -= counts[base + position]
+                position += 1
+            }
+            return (position, local)
         }
-        return (position, local)
     }
 
     // MARK: Access
@@ -150,6 +153,24 @@ struct OrderIndex {
         }
         let start = index - local
         return (node, start, start + Int(leafWidths[Int(node)]))
+    }
+
+    /// A leaf and the indexes of its first entry and past its last, as ``leaf(containing:)`` finds it.
+    struct LeafRange {
+        var leaf: Int32 = 0
+        var start = 0
+        var end = 0
+    }
+
+    /// The slot at `index`, descending only when `leaf` (the leaf of an earlier call, or empty) does
+    /// not hold it. Valid while the index is not modified.
+    /// - Complexity: O(1) within the leaf, else O(log n)
+    func slot(at index: Int, reusing leaf: inout LeafRange) -> Int32 {
+        if index < leaf.start || index >= leaf.end {
+            let found = self.leaf(containing: index)
+            leaf = LeafRange(leaf: found.leaf, start: found.start, end: found.end)
+        }
+        return leafSlots[Int(leaf.leaf) * Self.leafCapacity + index - leaf.start]
     }
 
     /// The slot at `offset` of leaf `leaf` (from ``leaf(containing:)``).
@@ -225,12 +246,7 @@ struct OrderIndex {
         if level == 0 { return insert(slot, bound: bound, at: index, intoLeaf: node, rows: rows) }
         let base = Int(node) * Self.branchCapacity
         let width = Int(branchWidths[Int(node)])
-        var position = 0
-        var local = index
-        while position < width - 1 && local >= childCounts[base + position] {
-            local -= childCounts[base + position]
-            position += 1
-        }
+        let (position, local) = child(of: node, containing: index)
         if local == 0 && position > 0 { bounds[base + position] = bound }
         childCounts[base + position] += 1
         let child = children[base + position]
@@ -283,13 +299,13 @@ struct OrderIndex {
                 split!.size += 1
             }
         }
-        let base = Int(target) * Self.leafCapacity
-        var position = base + Int(leafWidths[Int(target)])
-        while position > base + local {
-            leafSlots[position] = leafSlots[position - 1]
-            position -= 1
+        let width = Int(leafWidths[Int(target)])
+        precondition(local <= width && width < Self.leafCapacity, "leaf insert out of range")
+        leafSlots.withUnsafeMutableBufferPointer { buffer in
+            let entry = buffer.baseAddress.unsafelyUnwrapped + Int(target) * Self.leafCapacity + local
+            (entry + 1).update(from: entry, count: width - local)
+            entry.pointee = slot
         }
-        leafSlots[base + local] = slot
         leafWidths[Int(target)] += 1
         return split
     }
@@ -315,12 +331,15 @@ struct OrderIndex {
     /// Removes from the subtree of `node`; empty children are dropped and sparse leaves merged.
     private mutating func remove(at index: Int, from node: Int32, level: Int) -> Int32 {
         if level == 0 {
-            let base = Int(node) * Self.leafCapacity
             let width = Int(leafWidths[Int(node)])
-            let slot = leafSlots[base + index]
-            for position in (base + index)..<(base + width - 1) { leafSlots[position] = leafSlots[position + 1] }
+            precondition(index < width, "leaf index out of range")
             leafWidths[Int(node)] -= 1
-            return slot
+            return leafSlots.withUnsafeMutableBufferPointer { buffer in
+                let entry = buffer.baseAddress.unsafelyUnwrapped + Int(node) * Self.leafCapacity + index
+                let slot = entry.pointee
+                entry.update(from: entry + 1, count: width - index - 1)
+                return slot
+            }
         }
         let (position, local) = child(of: node, containing: index)
         let base = Int(node) * Self.branchCapacity

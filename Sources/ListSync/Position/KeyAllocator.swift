@@ -7,7 +7,7 @@
 /// same gap picks a different prefix (except with probability 1/256), and the two runs cannot
 /// interleave. A block of k rows gets k keys sharing `T`.
 ///
-/// When a replica inserts again right after a row of one of its recent runs (a forward run, like
+/// When a replica inserts again right after a row of its most recent run (a forward run, like
 /// appending or typing, also after deleting some of the run's rows), or right before one (a backward
 /// run, like inserting repeatedly at the top), the allocator continues in that run's sub-range with the
 /// next or previous run integer, so key length grows with the logarithm of the run's length instead of
@@ -18,18 +18,16 @@
 struct KeyAllocator: Sendable {
     /// A run: a sub-range prefix and the lowest and highest run integers allocated in it.
     private struct Run: Sendable {
-        var prefix: [UInt8]
+        var prefix: PositionKey
         var lowest: Int64
         var highest: Int64
     }
 
     /// Minimum number of candidate prefixes in the gap: 8 bits of jitter.
     static let candidates: Int64 = 256
-    /// How many recent runs a replica can continue (editing in a few places in turn).
-    static let runMemory = 1
 
-    /// Recent runs, most recent first.
-    private var runs: [Run] = []
+    /// The most recent run, which the next allocation may continue.
+    private var run: Run?
 
     /// Creates an allocator with no run.
     init() {}
@@ -44,19 +42,14 @@ struct KeyAllocator: Sendable {
     ) -> [PositionKey] {
         precondition(count > 0, "allocate at least one key")
         if let lower, let upper { precondition(lower < upper, "allocation gap is empty: \(lower) >= \(upper)") }
-        for (index, run) in runs.enumerated() {
-            if let (keys, continued) = continuing(run, count: count, after: lower, before: upper) {
-                runs.remove(at: index)
-                runs.insert(continued, at: 0)
-                return keys
-            }
+        if let run, let (keys, continued) = continuing(run, count: count, after: lower, before: upper) {
+            self.run = continued
+            return keys
         }
-        let prefix = Self.freshPrefix(after: lower, before: upper, jitter: jitter)
-        let first = -Int64(min(count, 128) / 2)
-        let integers = Self.integers(from: first, count: count, step: 1)
-        runs.insert(Run(prefix: prefix, lowest: integers.first!, highest: integers.last!), at: 0)
-        if runs.count > Self.runMemory { runs.removeLast() }
-        return integers.map { Self.key(prefix, $0) }
+        let prefix = PositionKey(Self.freshPrefix(after: lower, before: upper, jitter: jitter))
+        let (keys, first, last) = Self.keys(prefix, from: -Int64(min(count, 128) / 2), count: count, step: 1)
+        run = Run(prefix: prefix, lowest: first, highest: last)
+        return keys
     }
 
     /// Continues `run` when the gap starts at one of the run's keys and its next integer fits before
@@ -66,39 +59,41 @@ struct KeyAllocator: Sendable {
         _ run: Run, count: Int, after lower: PositionKey?, before upper: PositionKey?
     ) -> ([PositionKey], Run)? {
         let limit = RunInteger.range
-        if let lower, lower.isRunKey(of: run.prefix), run.highest < limit.upperBound - Int64(count) - 64 {
-            let integers = Self.integers(from: run.highest + 1, count: count, step: 1)
-            let keys = integers.map { Self.key(run.prefix, $0) }
+        if let lower, run.highest < limit.upperBound - Int64(count) - 64, lower.isRunKey(of: run.prefix) {
+            let (keys, _, highest) = Self.keys(run.prefix, from: run.highest + 1, count: count, step: 1)
             if lower < keys[0] && (upper.map { keys[keys.count - 1] < $0 } ?? true) {
-                return (keys, Run(prefix: run.prefix, lowest: run.lowest, highest: integers.last!))
+                return (keys, Run(prefix: run.prefix, lowest: run.lowest, highest: highest))
             }
         }
-        if let upper, upper.isRunKey(of: run.prefix), run.lowest > limit.lowerBound + Int64(count) + 64 {
-            let integers = Array(Self.integers(from: run.lowest - 1, count: count, step: -1).reversed())
-            let keys = integers.map { Self.key(run.prefix, $0) }
+        if let upper, run.lowest > limit.lowerBound + Int64(count) + 64, upper.isRunKey(of: run.prefix) {
+            let (keys, lowest, _) = Self.keys(run.prefix, from: run.lowest - 1, count: count, step: -1)
             if keys[keys.count - 1] < upper && (lower.map { $0 < keys[0] } ?? true) {
-                return (keys, Run(prefix: run.prefix, lowest: integers.first!, highest: run.highest))
+                return (keys, Run(prefix: run.prefix, lowest: lowest, highest: run.highest))
             }
         }
         return nil
     }
 
-    /// `count` integers from `start` in direction `step`, skipping those whose encoding ends in zero.
-    private static func integers(from start: Int64, count: Int, step: Int64) -> [Int64] {
-        var result: [Int64] = []
-        result.reserveCapacity(count)
+    /// The keys `prefix + RunInteger(i)` for `count` integers `i` from `start` in direction `step`,
+    /// skipping those whose encoding ends in zero; in increasing order, with the lowest and highest `i`.
+    private static func keys(
+        _ prefix: PositionKey, from start: Int64, count: Int, step: Int64
+    ) -> (keys: [PositionKey], lowest: Int64, highest: Int64) {
+        var keys: [PositionKey] = []
+        keys.reserveCapacity(count)
         var value = start
-        while result.count < count {
-            if RunInteger.endsInNonZeroByte(value) { result.append(value) }
+        var (lowest, highest) = (Int64.max, Int64.min)
+        while keys.count < count {
+            if RunInteger.endsInNonZeroByte(value) {
+                var key = prefix
+                RunInteger.append(value, to: &key)
+                keys.append(key)
+                (lowest, highest) = (min(lowest, value), max(highest, value))
+            }
             value += step
         }
-        return result
-    }
-
-    private static func key(_ prefix: [UInt8], _ integer: Int64) -> PositionKey {
-        var bytes = prefix
-        RunInteger.append(integer, to: &bytes)
-        return PositionKey(bytes)
+        if step < 0 { keys.reverse() }
+        return (keys, lowest, highest)
     }
 
     /// A prefix `T` such that every key extending it lies strictly between `lower` and `upper`.

@@ -13,7 +13,7 @@ public struct PositionKey: Hashable, Comparable, Sendable, CustomStringConvertib
     /// Bytes 24..., when the key is longer than 24 bytes.
     @usableFromInline var tail: [UInt8]?
     /// The number of bytes.
-    public let count: Int
+    public private(set) var count: Int
 
     /// Number of bytes kept inline.
     @usableFromInline static let inlineCapacity = 24
@@ -61,13 +61,41 @@ public struct PositionKey: Hashable, Comparable, Sendable, CustomStringConvertib
         return tail.unsafelyUnwrapped[index - 24]
     }
 
-    /// Whether the key is `prefix` followed by exactly one ``RunInteger``: a key of the run `prefix`.
-    func isRunKey(of prefix: [UInt8]) -> Bool {
-        guard prefix.count < count, RunInteger.encodedLength(head: self[prefix.count]) == count - prefix.count else {
-            return false
+    /// Appends `byte`; the caller keeps the key valid (see ``isValid(_:)``) once it is complete.
+    mutating func append(_ byte: UInt8) {
+        let index = count
+        count += 1
+        guard index < Self.inlineCapacity else {
+            if tail == nil { tail = [] }
+            tail!.append(byte)
+            return
         }
-        for (index, byte) in prefix.enumerated() where self[index] != byte { return false }
-        return true
+        let shifted = UInt64(byte) << (56 - 8 * UInt64(index % 8))
+        switch index / 8 {
+        case 0: word0 |= shifted
+        case 1: word1 |= shifted
+        default: word2 |= shifted
+        }
+    }
+
+    /// Whether the key starts with `prefix`.
+    func hasPrefix(_ prefix: PositionKey) -> Bool {
+        guard prefix.count <= count else { return false }
+        /// `word` with only its first `bytes` bytes kept (the rest zero, as in `prefix`'s padding).
+        func leading(_ word: UInt64, _ bytes: Int) -> UInt64 {
+            bytes >= 8 ? word : bytes <= 0 ? 0 : word & ~(UInt64.max >> UInt64(8 * bytes))
+        }
+        guard leading(word0, prefix.count) == prefix.word0, leading(word1, prefix.count - 8) == prefix.word1,
+            leading(word2, prefix.count - 16) == prefix.word2
+        else { return false }
+        guard let prefixTail = prefix.tail else { return true }
+        return tail.unsafelyUnwrapped.starts(with: prefixTail)
+    }
+
+    /// Whether the key is `prefix` followed by exactly one ``RunInteger``: a key of the run `prefix`.
+    func isRunKey(of prefix: PositionKey) -> Bool {
+        prefix.count < count && RunInteger.encodedLength(head: self[prefix.count]) == count - prefix.count
+            && hasPrefix(prefix)
     }
 
     /// The bytes of the key.

@@ -10,13 +10,19 @@ enum RunInteger {
     /// The smallest and largest integers the encoding supports.
     static let range: ClosedRange<Int64> = (-(1 << 62))...(1 << 62)
 
-    /// Appends the encoding of `value` to `bytes`.
-    static func append(_ value: Int64, to bytes: inout [UInt8]) {
-        precondition(range.contains(value), "RunInteger out of range")
-        if value >= -64 && value <= 63 {
-            bytes.append(UInt8(truncatingIfNeeded: 0x80 + value))
-            return
+    /// Appends the encoding of `value` to `key`.
+    static func append(_ value: Int64, to key: inout PositionKey) {
+        let (head, payload, length) = parts(value)
+        key.append(head)
+        for index in stride(from: length - 1, through: 0, by: -1) {
+            key.append(UInt8(truncatingIfNeeded: payload >> (8 * UInt64(index))))
         }
+    }
+
+    /// The encoding of `value`: its head byte, then `length` bytes of `payload`, big-endian.
+    private static func parts(_ value: Int64) -> (head: UInt8, payload: UInt64, length: Int) {
+        precondition(range.contains(value), "RunInteger out of range")
+        if value >= -64 && value <= 63 { return (UInt8(truncatingIfNeeded: 0x80 + value), 0, 0) }
         if value > 63 {
             var base: UInt64 = 64
             var length = 1
@@ -26,20 +32,17 @@ enum RunInteger {
                 offset = UInt64(value) - base
                 length += 1
             }
-            bytes.append(UInt8(0xC0 + length - 1))
-            appendBigEndian(offset, length: length, to: &bytes)
-        } else {
-            // value <= -65. Lengths grow as values fall: the n-byte band is [high - 256^n + 1, high].
-            var high: Int64 = -65
-            var length = 1
-            while length < 8 && value < high - (Int64(1) << (8 * Int64(length))) + 1 {
-                high -= Int64(1) << (8 * Int64(length))
-                length += 1
-            }
-            let low = high - (Int64(1) << (8 * Int64(length))) + 1
-            bytes.append(UInt8(0x3F - (length - 1)))
-            appendBigEndian(UInt64(value - low), length: length, to: &bytes)
+            return (UInt8(0xC0 + length - 1), offset, length)
         }
+        // value <= -65. Lengths grow as values fall: the n-byte band is [high - 256^n + 1, high].
+        var high: Int64 = -65
+        var length = 1
+        while length < 8 && value < high - (Int64(1) << (8 * Int64(length))) + 1 {
+            high -= Int64(1) << (8 * Int64(length))
+            length += 1
+        }
+        let low = high - (Int64(1) << (8 * Int64(length))) + 1
+        return (UInt8(0x3F - (length - 1)), UInt64(value - low), length)
     }
 
     /// The length of the encoding whose head byte is `head`.
@@ -52,21 +55,9 @@ enum RunInteger {
         }
     }
 
-    /// The encoding of `value`.
-    static func encode(_ value: Int64) -> [UInt8] {
-        var bytes: [UInt8] = []
-        append(value, to: &bytes)
-        return bytes
-    }
-
     /// Whether the encoding of `value` ends in a non-zero byte, as every key must.
     static func endsInNonZeroByte(_ value: Int64) -> Bool {
-        encode(value).last != 0
-    }
-
-    private static func appendBigEndian(_ value: UInt64, length: Int, to bytes: inout [UInt8]) {
-        for index in stride(from: length - 1, through: 0, by: -1) {
-            bytes.append(UInt8(truncatingIfNeeded: value >> (8 * UInt64(index))))
-        }
+        let (_, payload, length) = parts(value)
+        return length == 0 || payload & 0xFF != 0
     }
 }
