@@ -87,12 +87,12 @@ extension ListCore {
         precondition(destination >= 0 && destination <= count, "destination \(destination) out of range 0...\(count)")
         guard let first = offsets.first, let last = offsets.last else { return Applied() }
         precondition(first >= 0 && last < count, "move offsets out of range 0..<\(count)")
-        precondition(offsets.allSatisfy { !isPlaceholder(at: $0) }, "a placeholder cannot be moved")
+        let moving = offsets.map { order.slot(at: $0) }
+        precondition(moving.allSatisfy { rows[$0].placeholder == nil }, "a placeholder cannot be moved")
         // Already contiguous and landing where they are: nothing to do.
         if last - first + 1 == offsets.count && destination >= first && destination <= last + 1 { return Applied() }
         var change = beginChange()
         let placement = place(count: offsets.count, at: destination, skipping: offsets, jitterSeed: change.firstCounter)
-        let moving = offsets.map { order.slot(at: $0) }
         if placement.displaced.isEmpty {
             for offset in offsets.reversed() { order.remove(at: offset) }
             let target = destination - offsets.lazy.filter { $0 < destination }.count
@@ -144,9 +144,9 @@ extension ListCore {
     @usableFromInline
     mutating func updateRow(at index: Int) -> Applied {
         precondition(index >= 0 && index < count, "update index \(index) out of range 0..<\(count)")
-        precondition(!isPlaceholder(at: index), "a placeholder's value comes with its commit")
-        var change = beginChange()
         let slot = order.slot(at: index)
+        precondition(rows[slot].placeholder == nil, "a placeholder's value comes with its commit")
+        var change = beginChange()
         let stamp = nextStamp(&change, for: rows[slot].id)
         rows[slot].valueStamp = stamp
         commit(change)
@@ -155,9 +155,6 @@ extension ListCore {
         applied.change.updated = [index]
         return applied
     }
-
-    /// Whether the entry at `index` is a placeholder.
-    func isPlaceholder(at index: Int) -> Bool { record(at: index).placeholder != nil }
 
     /// Appends a move of each row in `slots` to its key; returns the placeholders among them with their
     /// new keys, which are re-keyed locally without an operation.
