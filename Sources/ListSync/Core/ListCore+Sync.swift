@@ -85,7 +85,7 @@ extension ListCore {
     /// The rows touched by the missing operations when they are all recent local ones in the journal.
     private func recentRows(missing: DotRanges) -> [RowID]? {
         if missing.isEmpty { return [] }
-        guard missing.byReplica.count == 1, let counters = missing.byReplica[replica], counters.ranges.count == 1 else {
+        guard missing.entries.count == 1, let counters = missing[replica], counters.ranges.count == 1 else {
             return nil
         }
         return journal.rows(touchedBy: counters.ranges[0])
@@ -115,8 +115,8 @@ extension ListCore {
         func isAccounted(_ dot: Dot) -> Bool {
             if dot.replica != cachedReplica {
                 cachedReplica = dot.replica
-                cachedCoverage = coverage.byReplica[dot.replica]
-                cachedSeen = seen.byReplica[dot.replica]
+                cachedCoverage = coverage[dot.replica]
+                cachedSeen = seen[dot.replica]
             }
             return cachedCoverage?.contains(dot.counter) == true || cachedSeen?.contains(dot.counter) == true
         }

@@ -105,27 +105,60 @@ struct CounterRanges: Hashable, Sendable {
 }
 
 /// The exact set of operations a replica has seen: counter ranges for every replica.
+///
+/// Replicas are few and looked up on every operation, so they are kept sorted in an array and found
+/// by binary search, without hashing.
 struct DotRanges: Hashable, Sendable {
-    /// Ranges by replica.
-    private(set) var byReplica: [ReplicaID: CounterRanges] = [:]
+    /// One replica's covered counters (never empty).
+    struct Entry: Hashable, Sendable {
+        var replica: ReplicaID
+        var counters: CounterRanges
+    }
+
+    /// The replicas with some counter covered, in increasing order.
+    private(set) var entries: [Entry] = []
+
+    /// The position of `replica` in `entries`, or where it would be inserted.
+    private func search(_ replica: ReplicaID) -> (index: Int, found: Bool) {
+        var low = 0
+        var high = entries.count
+        while low < high {
+            let middle = (low + high) / 2
+            if entries[middle].replica < replica { low = middle + 1 } else { high = middle }
+        }
+        return (low, low < entries.count && entries[low].replica == replica)
+    }
+
+    /// The counters of `replica` covered, if any.
+    subscript(replica: ReplicaID) -> CounterRanges? {
+        let (index, found) = search(replica)
+        return found ? entries[index].counters : nil
+    }
 
     /// Whether `dot` has been seen.
-    func contains(_ dot: Dot) -> Bool { byReplica[dot.replica]?.contains(dot.counter) ?? false }
+    func contains(_ dot: Dot) -> Bool { self[dot.replica]?.contains(dot.counter) ?? false }
 
     /// Records `counters` of `replica` as seen.
     mutating func insert(_ counters: ClosedRange<UInt64>, of replica: ReplicaID) {
-        byReplica[replica, default: CounterRanges()].insert(counters)
+        let (index, found) = search(replica)
+        if found {
+            entries[index].counters.insert(counters)
+        } else {
+            var ranges = CounterRanges()
+            ranges.insert(counters)
+            entries.insert(Entry(replica: replica, counters: ranges), at: index)
+        }
     }
 
     /// Records every range of `other` as seen.
     mutating func formUnion(_ other: DotRanges) {
-        for (replica, counters) in other.byReplica {
-            for range in counters.ranges { insert(range, of: replica) }
+        for entry in other.entries {
+            for range in entry.counters.ranges { insert(range, of: entry.replica) }
         }
     }
 
     /// The highest counter of `replica` seen (0 when none).
-    func upperBound(of replica: ReplicaID) -> UInt64 { byReplica[replica]?.upperBound ?? 0 }
+    func upperBound(of replica: ReplicaID) -> UInt64 { self[replica]?.upperBound ?? 0 }
 
     /// Exactly these operations, as a version vector.
     var versionVector: VersionVector { VersionVector(exactly: self) }
@@ -133,29 +166,36 @@ struct DotRanges: Hashable, Sendable {
     /// What is covered here and not in `vector`.
     func subtracting(_ vector: VersionVector) -> DotRanges {
         var result = DotRanges()
-        for (replica, counters) in byReplica {
-            for range in counters.ranges(notIn: vector.ranges.byReplica[replica]) { result.insert(range, of: replica) }
+        for entry in entries {
+            for range in entry.counters.ranges(notIn: vector.ranges[entry.replica]) {
+                result.insert(range, of: entry.replica)
+            }
         }
         return result
     }
 
     /// Whether every operation of `other` is covered.
     func contains(_ other: DotRanges) -> Bool {
-        other.byReplica.allSatisfy { replica, counters in
-            guard let covered = byReplica[replica] else { return counters.ranges.isEmpty }
-            return counters.ranges.allSatisfy { covered.contains($0) }
+        other.entries.allSatisfy { entry in
+            guard let covered = self[entry.replica] else { return entry.counters.ranges.isEmpty }
+            return entry.counters.ranges.allSatisfy { covered.contains($0) }
         }
     }
 
     /// Covers counters `1...counter` of `replica`, keeping what is covered above.
     mutating func setPrefix(_ counter: UInt64, of replica: ReplicaID) {
-        byReplica[replica, default: CounterRanges()].setPrefix(counter)
-        if byReplica[replica]?.ranges.isEmpty == true { byReplica.removeValue(forKey: replica) }
+        let (index, found) = search(replica)
+        if !found {
+            guard counter > 0 else { return }
+            entries.insert(Entry(replica: replica, counters: CounterRanges()), at: index)
+        }
+        entries[index].counters.setPrefix(counter)
+        if entries[index].counters.ranges.isEmpty { entries.remove(at: index) }
     }
 
     /// The number of operations covered.
-    var count: UInt64 { byReplica.values.reduce(0) { $0 + $1.count } }
+    var count: UInt64 { entries.reduce(0) { $0 + $1.counters.count } }
 
     /// Whether nothing is covered.
-    var isEmpty: Bool { byReplica.isEmpty }
+    var isEmpty: Bool { entries.isEmpty }
 }

@@ -22,24 +22,27 @@ public struct VersionVector: Hashable, Sendable, CustomStringConvertible {
 
     /// For each replica seen, the highest counter `n` such that `1...n` are all covered (0 is omitted).
     public var counters: [ReplicaID: UInt64] {
-        ranges.byReplica.compactMapValues { $0.prefix > 0 ? $0.prefix : nil }
+        Dictionary(
+            uniqueKeysWithValues: ranges.entries.compactMap {
+                $0.counters.prefix > 0 ? ($0.replica, $0.counters.prefix) : nil
+            })
     }
 
     /// Whether some counters are covered beyond a gap (`counters` then understates what was seen).
-    public var hasGaps: Bool { ranges.byReplica.values.contains { $0.ranges.count > 1 || $0.prefix == 0 } }
+    public var hasGaps: Bool { ranges.entries.contains { $0.counters.ranges.count > 1 || $0.counters.prefix == 0 } }
 
     /// The highest contiguous counter seen from `replica` (0 when nothing); setting it covers `1...n`
     /// and keeps what is covered above.
     public subscript(replica: ReplicaID) -> UInt64 {
-        get { ranges.byReplica[replica]?.prefix ?? 0 }
+        get { ranges[replica]?.prefix ?? 0 }
         set { ranges.setPrefix(newValue, of: replica) }
     }
 
     /// The replicas with some operation covered, in increasing order.
-    public var replicas: [ReplicaID] { ranges.byReplica.keys.sorted() }
+    public var replicas: [ReplicaID] { ranges.entries.map(\.replica) }
 
     /// The counters of `replica` covered, as increasing, disjoint, non-adjacent ranges.
-    public func ranges(of replica: ReplicaID) -> [ClosedRange<UInt64>] { ranges.byReplica[replica]?.ranges ?? [] }
+    public func ranges(of replica: ReplicaID) -> [ClosedRange<UInt64>] { ranges[replica]?.ranges ?? [] }
 
     /// Covers the operations `counters` of `replica` too.
     public mutating func insert(_ counters: ClosedRange<UInt64>, of replica: ReplicaID) {
@@ -65,12 +68,13 @@ public struct VersionVector: Hashable, Sendable, CustomStringConvertible {
 
     /// `{replica: n, replica: 1...4, 7...9}` sorted by replica.
     public var description: String {
-        let entries = ranges.byReplica.sorted { $0.key < $1.key }.map { replica, counters in
+        let entries = ranges.entries.map { entry in
+            let counters = entry.counters
             let text =
                 counters.ranges.count == 1 && counters.prefix > 0
                 ? "\(counters.prefix)"
                 : counters.ranges.map { "\($0.lowerBound)...\($0.upperBound)" }.joined(separator: ", ")
-            return "\(replica): \(text)"
+            return "\(entry.replica): \(text)"
         }
         return "{" + entries.joined(separator: "; ") + "}"
     }

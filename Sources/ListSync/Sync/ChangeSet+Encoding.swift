@@ -55,7 +55,7 @@ extension ChangeSet {
         writer.write(Self.formatVersion)
         writer.write(kind.rawValue)
 
-        var replicaSet = Set(coverage.byReplica.keys)
+        var replicaSet = Set(coverage.entries.map(\.replica))
         for update in updates {
             replicaSet.insert(update.id.replica)
             if update.positionStamp.isSet { replicaSet.insert(update.positionStamp.dot.replica) }
@@ -76,13 +76,12 @@ extension ChangeSet {
         writer.writeVarint(UInt64(types.count))
         for type in types { writer.writeLengthPrefixed(Array(type.utf8)) }
 
-        let covered = coverage.byReplica.sorted { $0.key < $1.key }
-        writer.writeVarint(UInt64(covered.count))
-        for (replica, counters) in covered {
-            writer.writeVarint(replicaIndex[replica]!)
-            writer.writeVarint(UInt64(counters.ranges.count))
+        writer.writeVarint(UInt64(coverage.entries.count))
+        for entry in coverage.entries {
+            writer.writeVarint(replicaIndex[entry.replica]!)
+            writer.writeVarint(UInt64(entry.counters.ranges.count))
             var previousUpper: UInt64 = 0
-            for range in counters.ranges {
+            for range in entry.counters.ranges {
                 writer.writeVarint(range.lowerBound - previousUpper - 1)
                 writer.writeVarint(range.upperBound - range.lowerBound)
                 previousUpper = range.upperBound

@@ -53,11 +53,7 @@ public struct ChangeSet: Hashable, Sendable {
     public var rowCount: Int { updates.count }
 
     /// The number of operations it accounts for.
-    public var operationCount: UInt64 {
-        coverage.byReplica.values.reduce(0) { total, counters in
-            total + counters.ranges.reduce(0) { $0 + $1.upperBound - $1.lowerBound + 1 }
-        }
-    }
+    public var operationCount: UInt64 { coverage.count }
 
     /// The row that update `offset` touches (for errors).
     @usableFromInline
