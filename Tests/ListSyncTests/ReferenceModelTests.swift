@@ -12,37 +12,69 @@ struct ReferenceModelTests {
         let list = ReplicatedList<String>(replicaID: ReplicaID(seed))
         var model: [String] = []
         var mirror = BatchMirror<String>()
+        var typing = 0
         for step in 0..<400 {
-            let change: ListChange
-            let value = "s\(step)"
-            switch Int.random(in: 0..<6, using: &generator) {
-            case 0 where !model.isEmpty:
-                let source = generator.offsets(in: model.count, maximum: 5)
-                let destination = Int.random(in: 0...model.count, using: &generator)
-                change = list.move(fromOffsets: source, toOffset: destination)
-                referenceMove(&model, fromOffsets: source, toOffset: destination)
-            case 1 where !model.isEmpty:
-                let offsets = generator.offsets(in: model.count, maximum: 3)
-                change = list.remove(atOffsets: offsets)
-                for offset in offsets.reversed() { model.remove(at: offset) }
-            case 2 where !model.isEmpty:
-                let index = Int.random(in: 0..<model.count, using: &generator)
-                change = list.updateValue(value, at: index)
-                model[index] = value
-            case 3:
-                let values = (0..<Int.random(in: 1...4, using: &generator)).map { "\(value).\($0)" }
-                let index = Int.random(in: 0...model.count, using: &generator)
-                change = list.insert(contentsOf: values, at: index)
-                model.insert(contentsOf: values, at: index)
-            default:
-                let index = Int.random(in: 0...model.count, using: &generator)
-                change = list.insert(value, at: index)
-                model.insert(value, at: index)
-            }
+            let change = Self.randomStep(list, &model, step: step, typing: &typing, using: &generator)
             list._checkInvariants()
             #expect(list.map(\.value) == model)
             try mirror.apply(change, from: list)
             for (index, row) in list.enumerated() { #expect(list.index(forRow: row.rowID!) == index) }
+        }
+    }
+
+    /// The same on a list deep enough for several levels of the order index (20,000 rows), checked
+    /// every 200 steps.
+    @Test(arguments: 1...3)
+    func largeReplicaMatchesArray(seed: UInt64) {
+        var generator = SplitMix64(seed: seed)
+        let list = ReplicatedList<String>(replicaID: ReplicaID(seed))
+        var model = (0..<20_000).map { "base \($0)" }
+        list.append(contentsOf: model)
+        var typing = 0
+        for step in 0..<3_000 {
+            _ = Self.randomStep(list, &model, step: step, typing: &typing, using: &generator)
+            if step % 200 == 199 {
+                list._checkInvariants()
+                #expect(list.map(\.value) == model, "seed \(seed), step \(step)")
+            }
+        }
+    }
+
+    /// One random operation on `list` and the same on `model`: a block move, a delete, an edit, a block
+    /// insert, an insert right after the previous insert (typing, at `typing`) or anywhere.
+    static func randomStep(
+        _ list: ReplicatedList<String>, _ model: inout [String], step: Int, typing: inout Int,
+        using generator: inout SplitMix64
+    ) -> ListChange {
+        let value = "s\(step)"
+        switch Int.random(in: 0..<7, using: &generator) {
+        case 0 where !model.isEmpty:
+            let source = generator.offsets(in: model.count, maximum: 5)
+            let destination = Int.random(in: 0...model.count, using: &generator)
+            referenceMove(&model, fromOffsets: source, toOffset: destination)
+            return list.move(fromOffsets: source, toOffset: destination)
+        case 1 where !model.isEmpty:
+            let offsets = generator.offsets(in: model.count, maximum: 3)
+            for offset in offsets.reversed() { model.remove(at: offset) }
+            return list.remove(atOffsets: offsets)
+        case 2 where !model.isEmpty:
+            let index = Int.random(in: 0..<model.count, using: &generator)
+            model[index] = value
+            return list.updateValue(value, at: index)
+        case 3:
+            let values = (0..<Int.random(in: 1...4, using: &generator)).map { "\(value).\($0)" }
+            let index = Int.random(in: 0...model.count, using: &generator)
+            model.insert(contentsOf: values, at: index)
+            return list.insert(contentsOf: values, at: index)
+        case 4:
+            typing = min(typing + 1, model.count)
+            model.insert(value, at: typing)
+            return list.insert(value, at: typing)
+        default:
+            let index = Int.random(in: 0...model.count, using: &generator)
+            typing = index
+            model.insert(value, at: index)
+            return list.insert(value, at: index)
         }
     }
 

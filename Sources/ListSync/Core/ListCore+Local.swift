@@ -39,14 +39,16 @@ extension ListCore {
         precondition(index >= 0 && index <= self.count, "insert index \(index) out of range 0...\(self.count)")
         guard count > 0 else { return Applied() }
         var change = beginChange()
-        let placement = place(count: count, at: index, skipping: [], jitterSeed: change.firstCounter)
+        var leaf = OrderIndex.LeafRange()
+        let displaced = place(count: count, at: index, skipping: [], jitterSeed: change.firstCounter, reusing: &leaf)
         var applied = Applied()
-        if placement.displaced.isEmpty {
+        if displaced.isEmpty {
             applied.valueSlots.reserveCapacity(count)
-            for (offset, key) in placement.keys.enumerated() {
+            for offset in 0..<count {
+                let key = placedKeys[offset]
                 let stamp = nextStamp(&change)
                 let slot = rows.add(RowRecord(id: stamp.dot, key: key, positionStamp: stamp, valueStamp: stamp))
-                order.insert(slot, bound: OrderIndex.Bound(key: key, id: stamp.dot), at: index + offset, rows: rows)
+                order.insert(slot, at: index + offset, reusing: &leaf, rows: rows)
                 applied.valueSlots.append(slot)
             }
             applied.change.inserted = Array(index..<(index + count))
@@ -54,12 +56,12 @@ extension ListCore {
             return applied
         }
         var updates: [RowUpdate] = []
-        for key in placement.keys.prefix(count) {
+        for key in placedKeys.prefix(count) {
             let stamp = nextStamp(&change)
             updates.append(RowUpdate(id: stamp.dot, position: key, positionStamp: stamp, valueStamp: stamp))
         }
         let placeholderKeys = appendMoves(
-            of: placement.displaced, keys: placement.keys.dropFirst(count), to: &updates, change: &change)
+            of: displaced, keys: placedKeys.dropFirst(count), to: &updates, change: &change)
         commit(change)
         return apply(updates, placeholderKeys: placeholderKeys)
     }
@@ -92,13 +94,15 @@ extension ListCore {
         // Already contiguous and landing where they are: nothing to do.
         if last - first + 1 == offsets.count && destination >= first && destination <= last + 1 { return Applied() }
         var change = beginChange()
-        let placement = place(count: offsets.count, at: destination, skipping: offsets, jitterSeed: change.firstCounter)
-        if placement.displaced.isEmpty {
+        var leaf = OrderIndex.LeafRange()
+        let displaced = place(
+            count: offsets.count, at: destination, skipping: offsets, jitterSeed: change.firstCounter, reusing: &leaf)
+        if displaced.isEmpty {
             for offset in offsets.reversed() { order.remove(at: offset) }
             let target = destination - offsets.lazy.filter { $0 < destination }.count
             var applied = Applied()
             applied.change.moved.reserveCapacity(offsets.count)
-            for (offset, (slot, key)) in zip(moving, placement.keys).enumerated() {
+            for (offset, (slot, key)) in zip(moving, placedKeys).enumerated() {
                 rows[slot].key = key
                 let stamp = nextStamp(&change, for: rows[slot].id)
                 rows[slot].positionStamp = stamp
@@ -111,7 +115,7 @@ extension ListCore {
         }
         var updates: [RowUpdate] = []
         let placeholderKeys = appendMoves(
-            of: moving + placement.displaced, keys: placement.keys[...], to: &updates, change: &change)
+            of: moving + displaced, keys: placedKeys[...], to: &updates, change: &change)
         commit(change)
         return apply(updates, placeholderKeys: placeholderKeys)
     }
@@ -173,16 +177,16 @@ extension ListCore {
         return placeholderKeys
     }
 
-    /// Keys for `count` rows placed before the row at `destination`, ignoring the rows at `skipping`
-    /// (ascending), which are the rows being moved.
+    /// Puts in ``placedKeys`` the keys for `count` rows placed before the row at `destination`, ignoring
+    /// the rows at `skipping` (ascending), which are the rows being moved, and returns the rows displaced.
     ///
     /// Keys of two rows can be equal (two replicas allocated the same key concurrently; the row ID
     /// breaks the tie). No key lies strictly between equal keys, so rows right after the destination
     /// that share the key of the row before it are displaced (by slot): they get keys after the new ones.
     /// A displaced placeholder is re-keyed locally; it stays right after the new rows.
     private mutating func place(
-        count: Int, at destination: Int, skipping: [Int], jitterSeed: UInt64
-    ) -> (keys: [PositionKey], displaced: [Int32]) {
+        count: Int, at destination: Int, skipping: [Int], jitterSeed: UInt64, reusing leaf: inout OrderIndex.LeafRange
+    ) -> [Int32] {
         func isSkipped(_ index: Int) -> Bool {
             var low = 0
             var high = skipping.count
@@ -192,8 +196,8 @@ extension ListCore {
             }
             return low < skipping.count && skipping[low] == index
         }
-        // Neighbours are usually in one leaf: descend the order only when leaving the last leaf read.
-        var leaf = OrderIndex.LeafRange()
+        // Neighbours are usually in one leaf: descend the order only when leaving the last leaf read
+        // (`leaf`, which the caller may reuse to insert there).
         var lowerIndex = destination - 1
         while lowerIndex >= 0 && isSkipped(lowerIndex) { lowerIndex -= 1 }
         var upperIndex = destination
@@ -207,9 +211,10 @@ extension ListCore {
             while upperIndex < self.count && isSkipped(upperIndex) { upperIndex += 1 }
             upper = upperIndex < self.count ? rows[order.slot(at: upperIndex, reusing: &leaf)].key : nil
         }
-        let keys = allocator.allocate(
+        placedKeys.removeAll(keepingCapacity: true)
+        allocator.allocate(
             count: count + displaced.count, after: lower, before: upper,
-            jitter: SplitMix64.mix(replica.rawValue ^ jitterSeed))
-        return (keys, displaced)
+            jitter: SplitMix64.mix(replica.rawValue ^ jitterSeed), into: &placedKeys)
+        return displaced
     }
 }

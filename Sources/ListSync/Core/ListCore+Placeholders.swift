@@ -19,9 +19,10 @@ extension ListCore {
         let upper = destination < self.count ? record(at: destination).key : nil
         // A copy of the allocator: a placeholder that is withdrawn leaves no trace in the run state either.
         var scratch = allocator
-        let keys = scratch.allocate(
+        var keys: [PositionKey] = []
+        scratch.allocate(
             count: count, after: lower, before: upper,
-            jitter: SplitMix64.mix(replica.rawValue ^ nextCounter ^ (nextPlaceholder << 32)))
+            jitter: SplitMix64.mix(replica.rawValue ^ nextCounter ^ (nextPlaceholder << 32)), into: &keys)
         var ids: [PlaceholderID] = []
         var applied = Applied()
         for (offset, key) in keys.enumerated() {

@@ -24,6 +24,9 @@ struct ListCore {
     var tombstones = Tombstones()
     /// Local run state for position keys.
     var allocator = KeyAllocator()
+    /// The keys the latest local insert or move placed, in a buffer kept between operations so that
+    /// placing allocates nothing.
+    var placedKeys: [PositionKey] = []
     /// The rows touched by the latest local changes, so the change set of a recent local change is
     /// cheap to make.
     var journal = LocalJournal()

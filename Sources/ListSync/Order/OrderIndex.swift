@@ -51,6 +51,11 @@ struct OrderIndex {
     private var height = 0
     /// The number of entries.
     @usableFromInline private(set) var count = 0
+    /// Changes with every insertion and removal, so a ``LeafRange`` can tell it is stale.
+    private var version: UInt64 = 1
+    /// Where the last descent of ``slot(at:reusing:)`` went: per level from the root, the position in
+    /// `childCounts` of the child it took.
+    private var path: [Int] = []
 
     /// An empty index.
     init() {
@@ -155,20 +160,32 @@ struct OrderIndex {
         return (node, start, start + Int(leafWidths[Int(node)]))
     }
 
-    /// A leaf and the indexes of its first entry and past its last, as ``leaf(containing:)`` finds it.
+    /// A leaf found by ``slot(at:reusing:)``: the indexes of its first entry and past its last, and the
+    /// index's structure version then (a range from another version is stale and never used).
     struct LeafRange {
         var leaf: Int32 = 0
         var start = 0
         var end = 0
+        var version: UInt64 = 0
     }
 
-    /// The slot at `index`, descending only when `leaf` (the leaf of an earlier call, or empty) does
-    /// not hold it. Valid while the index is not modified.
+    /// The slot at `index`, descending only when `leaf` (from an earlier call, or empty) is stale or does
+    /// not hold it; a descent records its path for ``insert(_:at:reusing:rows:)``.
     /// - Complexity: O(1) within the leaf, else O(log n)
-    func slot(at index: Int, reusing leaf: inout LeafRange) -> Int32 {
-        if index < leaf.start || index >= leaf.end {
-            let found = self.leaf(containing: index)
-            leaf = LeafRange(leaf: found.leaf, start: found.start, end: found.end)
+    mutating func slot(at index: Int, reusing leaf: inout LeafRange) -> Int32 {
+        if leaf.version != version || index < leaf.start || index >= leaf.end {
+            precondition(index >= 0 && index < count, "index \(index) out of range 0..<\(count)")
+            path.removeAll(keepingCapacity: true)
+            var node = root
+            var local = index
+            for _ in 0..<height {
+                let (position, inner) = child(of: node, containing: local)
+                path.append(Int(node) * Self.branchCapacity + position)
+                node = children[Int(node) * Self.branchCapacity + position]
+                local = inner
+            }
+            let start = index - local
+            leaf = LeafRange(leaf: node, start: start, end: start + Int(leafWidths[Int(node)]), version: version)
         }
         return leafSlots[Int(leaf.leaf) * Self.leafCapacity + index - leaf.start]
     }
@@ -231,12 +248,39 @@ struct OrderIndex {
     mutating func insert(_ slot: Int32, bound: Bound, at index: Int, rows: borrowing RowTable) {
         precondition(index >= 0 && index <= count, "index \(index) out of range 0...\(count)")
         count += 1
+        version += 1
         guard let split = insert(slot, bound: bound, at: index, into: root, level: height, rows: rows) else { return }
         let newRoot = newBranch()
         insertChild(root, size: count - split.size, bound: nil, at: 0, into: newRoot)
         insertChild(split.node, size: split.size, bound: split.bound, at: 1, into: newRoot)
         root = newRoot
         height += 1
+    }
+
+    /// Inserts `slot` at `index` like ``insert(_:bound:at:rows:)``, without descending when `leaf` (from
+    /// ``slot(at:reusing:)``, current) holds the place: after its first entry (so no bound changes) and
+    /// with room (so nothing splits). Keeps `leaf` current.
+    /// - Complexity: O(height) then, else O(log n)
+    mutating func insert(_ slot: Int32, at index: Int, reusing leaf: inout LeafRange, rows: borrowing RowTable) {
+        let width = leaf.end - leaf.start
+        guard leaf.version == version, index > leaf.start, index < leaf.end || index == count,
+            index <= leaf.end, width < Self.leafCapacity
+        else {
+            insert(slot, bound: rows.bound(of: slot), at: index, rows: rows)
+            return
+        }
+        for position in path { childCounts[position] += 1 }
+        let local = index - leaf.start
+        leafSlots.withUnsafeMutableBufferPointer { buffer in
+            let entry = buffer.baseAddress.unsafelyUnwrapped + Int(leaf.leaf) * Self.leafCapacity + local
+            (entry + 1).update(from: entry, count: width - local)
+            entry.pointee = slot
+        }
+        leafWidths[Int(leaf.leaf)] += 1
+        count += 1
+        version += 1
+        leaf.end += 1
+        leaf.version = version
     }
 
     /// Inserts into the subtree of `node`; returns the new right sibling when `node` split.
@@ -323,6 +367,7 @@ struct OrderIndex {
     mutating func remove(at index: Int) -> Int32 {
         precondition(index >= 0 && index < count, "index \(index) out of range 0..<\(count)")
         count -= 1
+        version += 1
         let slot = remove(at: index, from: root, level: height)
         collapseRoot()
         return slot

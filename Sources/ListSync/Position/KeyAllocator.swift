@@ -32,58 +32,63 @@ struct KeyAllocator: Sendable {
     /// Creates an allocator with no run.
     init() {}
 
-    /// Returns `count` increasing keys strictly between `lower` and `upper` (`nil` meaning the list's
-    /// start or end).
+    /// Appends to `keys` `count` increasing keys strictly between `lower` and `upper` (`nil` meaning the
+    /// list's start or end).
     ///
     /// - Precondition: `lower < upper` when both are given, and both are valid keys.
     /// - Parameter jitter: random bits choosing where in the gap a fresh run starts.
     mutating func allocate(
-        count: Int, after lower: PositionKey?, before upper: PositionKey?, jitter: UInt64
-    ) -> [PositionKey] {
+        count: Int, after lower: PositionKey?, before upper: PositionKey?, jitter: UInt64,
+        into keys: inout [PositionKey]
+    ) {
         precondition(count > 0, "allocate at least one key")
         if let lower, let upper { precondition(lower < upper, "allocation gap is empty: \(lower) >= \(upper)") }
-        if let run, let (keys, continued) = continuing(run, count: count, after: lower, before: upper) {
+        if let run, let continued = continuing(run, count: count, after: lower, before: upper, into: &keys) {
             self.run = continued
-            return keys
+            return
         }
         let prefix = PositionKey(Self.freshPrefix(after: lower, before: upper, jitter: jitter))
-        let (keys, first, last) = Self.keys(prefix, from: -Int64(min(count, 128) / 2), count: count, step: 1)
+        let (first, last) = Self.appendKeys(prefix, from: -Int64(min(count, 128) / 2), count: count, step: 1, to: &keys)
         run = Run(prefix: prefix, lowest: first, highest: last)
-        return keys
     }
 
     /// Continues `run` when the gap starts at one of the run's keys and its next integer fits before
     /// `upper` (a forward run: typing on after one's own rows, also after deleting some of them), or
     /// when the gap ends at one of its keys and the previous integer fits after `lower` (a backward run).
+    /// Appends the keys and returns the extended run, or returns nil and leaves `keys` as it was.
     private func continuing(
-        _ run: Run, count: Int, after lower: PositionKey?, before upper: PositionKey?
-    ) -> ([PositionKey], Run)? {
+        _ run: Run, count: Int, after lower: PositionKey?, before upper: PositionKey?, into keys: inout [PositionKey]
+    ) -> Run? {
         let limit = RunInteger.range
+        let start = keys.count
         if let lower, run.highest < limit.upperBound - Int64(count) - 64, lower.isRunKey(of: run.prefix) {
-            let (keys, _, highest) = Self.keys(run.prefix, from: run.highest + 1, count: count, step: 1)
-            if lower < keys[0] && (upper.map { keys[keys.count - 1] < $0 } ?? true) {
-                return (keys, Run(prefix: run.prefix, lowest: run.lowest, highest: highest))
+            let (_, highest) = Self.appendKeys(run.prefix, from: run.highest + 1, count: count, step: 1, to: &keys)
+            if lower < keys[start] && (upper.map { keys[keys.count - 1] < $0 } ?? true) {
+                return Run(prefix: run.prefix, lowest: run.lowest, highest: highest)
             }
+            keys.removeSubrange(start...)
         }
         if let upper, run.lowest > limit.lowerBound + Int64(count) + 64, upper.isRunKey(of: run.prefix) {
-            let (keys, lowest, _) = Self.keys(run.prefix, from: run.lowest - 1, count: count, step: -1)
-            if keys[keys.count - 1] < upper && (lower.map { $0 < keys[0] } ?? true) {
-                return (keys, Run(prefix: run.prefix, lowest: lowest, highest: run.highest))
+            let (lowest, _) = Self.appendKeys(run.prefix, from: run.lowest - 1, count: count, step: -1, to: &keys)
+            if keys[keys.count - 1] < upper && (lower.map { $0 < keys[start] } ?? true) {
+                return Run(prefix: run.prefix, lowest: lowest, highest: run.highest)
             }
+            keys.removeSubrange(start...)
         }
         return nil
     }
 
-    /// The keys `prefix + RunInteger(i)` for `count` integers `i` from `start` in direction `step`,
-    /// skipping those whose encoding ends in zero; in increasing order, with the lowest and highest `i`.
-    private static func keys(
-        _ prefix: PositionKey, from start: Int64, count: Int, step: Int64
-    ) -> (keys: [PositionKey], lowest: Int64, highest: Int64) {
-        var keys: [PositionKey] = []
-        keys.reserveCapacity(count)
+    /// Appends the keys `prefix + RunInteger(i)` for `count` integers `i` from `start` in direction
+    /// `step`, skipping those whose encoding ends in zero, in increasing order; returns the lowest and
+    /// highest `i`.
+    private static func appendKeys(
+        _ prefix: PositionKey, from start: Int64, count: Int, step: Int64, to keys: inout [PositionKey]
+    ) -> (lowest: Int64, highest: Int64) {
+        let first = keys.count
+        keys.reserveCapacity(first + count)
         var value = start
         var (lowest, highest) = (Int64.max, Int64.min)
-        while keys.count < count {
+        while keys.count - first < count {
             if RunInteger.endsInNonZeroByte(value) {
                 var key = prefix
                 RunInteger.append(value, to: &key)
@@ -92,8 +97,8 @@ struct KeyAllocator: Sendable {
             }
             value += step
         }
-        if step < 0 { keys.reverse() }
-        return (keys, lowest, highest)
+        if step < 0 { keys[first...].reverse() }
+        return (lowest, highest)
     }
 
     /// A prefix `T` such that every key extending it lies strictly between `lower` and `upper`.
