@@ -113,7 +113,13 @@ struct RowIDMap {
         keys = ContiguousArray(repeating: RowID(replica: ReplicaID(0), counter: 0), count: buckets)
         values = ContiguousArray(repeating: 0, count: buckets)
         self.shift = shift
-        count = 0
-        for index in oldKeys.indices where oldKeys[index].counter != 0 { set(oldValues[index], for: oldKeys[index]) }
+        let mask = buckets - 1
+        // Every key is distinct and there is room: each goes into the first empty bucket of its probe.
+        for index in oldKeys.indices where oldKeys[index].counter != 0 {
+            var target = bucket(of: oldKeys[index])
+            while keys[target].counter != 0 { target = (target + 1) & mask }
+            keys[target] = oldKeys[index]
+            values[target] = oldValues[index]
+        }
     }
 }

@@ -175,12 +175,12 @@ struct OrderIndex {
     mutating func slot(at index: Int, reusing leaf: inout LeafRange) -> Int32 {
         if leaf.version != version || index < leaf.start || index >= leaf.end {
             precondition(index >= 0 && index < count, "index \(index) out of range 0..<\(count)")
-            path.removeAll(keepingCapacity: true)
+            if path.count != height { path = Array(repeating: 0, count: height) }
             var node = root
             var local = index
-            for _ in 0..<height {
+            for level in 0..<height {
                 let (position, inner) = child(of: node, containing: local)
-                path.append(Int(node) * Self.branchCapacity + position)
+                path[level] = Int(node) * Self.branchCapacity + position
                 node = children[Int(node) * Self.branchCapacity + position]
                 local = inner
             }

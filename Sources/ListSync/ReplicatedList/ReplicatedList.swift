@@ -87,7 +87,7 @@ public final class ReplicatedList<Element: Codable & Sendable> {
     @inlinable
     func store(_ applied: ListCore.Applied, values newValues: (Int) -> Element?) -> ListChange {
         let slotCount = core.rows.records.count
-        if values.count < slotCount { values.append(contentsOf: repeatElement(nil, count: slotCount - values.count)) }
+        while values.count < slotCount { values.append(nil) }
         for slot in applied.freedSlots { values[Int(slot)] = nil }
         for (offset, slot) in applied.valueSlots.enumerated() {
             guard let slot else { continue }
