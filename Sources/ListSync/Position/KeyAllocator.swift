@@ -47,7 +47,7 @@ struct KeyAllocator: Sendable {
             self.run = continued
             return
         }
-        let prefix = PositionKey(Self.freshPrefix(after: lower, before: upper, jitter: jitter))
+        let prefix = Self.freshPrefix(after: lower, before: upper, jitter: jitter)
         let (first, last) = Self.appendKeys(prefix, from: -Int64(min(count, 128) / 2), count: count, step: 1, to: &keys)
         run = Run(prefix: prefix, lowest: first, highest: last)
     }
@@ -107,7 +107,7 @@ struct KeyAllocator: Sendable {
     /// in `[lo, hi)`, where `lo` is `lower`'s first m bytes (plus one when `lower` is longer than m, since
     /// a prefix of `lower` would include keys below it) and `hi` is `upper`'s first m bytes. m grows from
     /// just past the common prefix until the gap holds ``candidates`` prefixes.
-    static func freshPrefix(after lower: PositionKey?, before upper: PositionKey?, jitter: UInt64) -> [UInt8] {
+    static func freshPrefix(after lower: PositionKey?, before upper: PositionKey?, jitter: UInt64) -> PositionKey {
         let lowerCount = lower?.count ?? 0
         func lowerByte(_ index: Int) -> Int { index < lowerCount ? Int(lower.unsafelyUnwrapped[index]) : 0 }
         var common = 0
@@ -133,16 +133,18 @@ struct KeyAllocator: Sendable {
         let window = min(gap, candidates)
         let offset = UInt64((gap - window) / 2) + jitter % UInt64(window)
         // prefix = lower's first `length` bytes (+1 when lower is longer) + offset, in base 256.
-        var prefix = (0..<length).map { UInt8(lowerByte($0)) }
-        var carry = offset + (lowerCount > length ? 1 : 0)
-        var index = length - 1
-        while carry > 0 {
-            precondition(index >= 0, "prefix overflow")
-            let sum = UInt64(prefix[index]) + (carry & 0xFF)
-            prefix[index] = UInt8(truncatingIfNeeded: sum)
-            carry = (carry >> 8) + (sum >> 8)
-            index -= 1
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: length) { prefix in
+            for index in 0..<length { prefix[index] = UInt8(lowerByte(index)) }
+            var carry = offset + (lowerCount > length ? 1 : 0)
+            var index = length - 1
+            while carry > 0 {
+                precondition(index >= 0, "prefix overflow")
+                let sum = UInt64(prefix[index]) + (carry & 0xFF)
+                prefix[index] = UInt8(truncatingIfNeeded: sum)
+                carry = (carry >> 8) + (sum >> 8)
+                index -= 1
+            }
+            return PositionKey(prefix)
         }
-        return prefix
     }
 }
