@@ -29,18 +29,21 @@ public struct PositionKey: Hashable, Comparable, Sendable, CustomStringConvertib
 
     /// Creates a key from the bytes in `buffer`.
     private init(buffer: UnsafeBufferPointer<UInt8>) {
-        var words: (UInt64, UInt64, UInt64) = (0, 0, 0)
-        for index in 0..<min(buffer.count, Self.inlineCapacity) {
-            let shifted = UInt64(buffer[index]) << (56 - 8 * (index % 8))
-            switch index / 8 {
-            case 0: words.0 |= shifted
-            case 1: words.1 |= shifted
-            default: words.2 |= shifted
+        /// Bytes `start..<start + 8` (those present) as a big-endian word, zero-padded.
+        func word(at start: Int) -> UInt64 {
+            let available = buffer.count - start
+            guard available > 0 else { return 0 }
+            if available >= 8 {
+                return UnsafeRawPointer(buffer.baseAddress.unsafelyUnwrapped + start).loadUnaligned(as: UInt64.self)
+                    .bigEndian
             }
+            var word: UInt64 = 0
+            for index in start..<buffer.count { word = word << 8 | UInt64(buffer[index]) }
+            return word << UInt64(8 * (8 - available))
         }
-        word0 = words.0
-        word1 = words.1
-        word2 = words.2
+        word0 = word(at: 0)
+        word1 = word(at: 8)
+        word2 = word(at: 16)
         tail = buffer.count > Self.inlineCapacity ? Array(buffer[Self.inlineCapacity...]) : nil
         count = buffer.count
     }
