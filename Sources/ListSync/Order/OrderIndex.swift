@@ -262,21 +262,14 @@ struct OrderIndex {
     /// with room (so nothing splits). Keeps `leaf` current.
     /// - Complexity: O(height) then, else O(log n)
     mutating func insert(_ slot: Int32, at index: Int, reusing leaf: inout LeafRange, rows: borrowing RowTable) {
-        let width = leaf.end - leaf.start
         guard leaf.version == version, index > leaf.start, index < leaf.end || index == count,
-            index <= leaf.end, width < Self.leafCapacity
+            index <= leaf.end, leaf.end - leaf.start < Self.leafCapacity
         else {
             insert(slot, bound: rows.bound(of: slot), at: index, rows: rows)
             return
         }
         for position in path { childCounts[position] += 1 }
-        let local = index - leaf.start
-        leafSlots.withUnsafeMutableBufferPointer { buffer in
-            let entry = buffer.baseAddress.unsafelyUnwrapped + Int(leaf.leaf) * Self.leafCapacity + local
-            (entry + 1).update(from: entry, count: width - local)
-            entry.pointee = slot
-        }
-        leafWidths[Int(leaf.leaf)] += 1
+        put(slot, inLeaf: leaf.leaf, at: index - leaf.start)
         count += 1
         version += 1
         leaf.end += 1
@@ -343,15 +336,20 @@ struct OrderIndex {
                 split!.size += 1
             }
         }
-        let width = Int(leafWidths[Int(target)])
+        put(slot, inLeaf: target, at: local)
+        return split
+    }
+
+    /// Puts `slot` at `local` in `leaf`, which has room, shifting the entries from there on.
+    private mutating func put(_ slot: Int32, inLeaf leaf: Int32, at local: Int) {
+        let width = Int(leafWidths[Int(leaf)])
         precondition(local <= width && width < Self.leafCapacity, "leaf insert out of range")
         leafSlots.withUnsafeMutableBufferPointer { buffer in
-            let entry = buffer.baseAddress.unsafelyUnwrapped + Int(target) * Self.leafCapacity + local
+            let entry = buffer.baseAddress.unsafelyUnwrapped + Int(leaf) * Self.leafCapacity + local
             (entry + 1).update(from: entry, count: width - local)
             entry.pointee = slot
         }
-        leafWidths[Int(target)] += 1
-        return split
+        leafWidths[Int(leaf)] += 1
     }
 
     private func subtreeSize(_ node: Int32) -> Int {
