@@ -51,7 +51,7 @@ extension ListCore {
                 order.insert(slot, at: index + offset, reusing: &leaf, rows: rows)
                 applied.valueSlots.append(slot)
             }
-            applied.change.inserted = count == 1 ? [index] : Array(index..<(index + count))
+            applied.change.inserted = Array(index..<(index + count))
             commit(change)
             return applied
         }

@@ -12,16 +12,15 @@ extension ListCore {
         // A one-entry cache in front of the version vector: rows come in long runs of one replica, and
         // the vector is almost always one range per replica, so a lookup is rarely needed.
         var cachedReplica: ReplicaID?
+        var cachedCounters: CounterRanges?
         var cachedPrefix: UInt64 = 0
-        var cachedUpperBound: UInt64 = 0
         func covers(_ dot: Dot) -> Bool {
             if dot.replica != cachedReplica {
                 cachedReplica = dot.replica
-                cachedPrefix = vector[dot.replica]
-                cachedUpperBound = vector.ranges.upperBound(of: dot.replica)
+                cachedCounters = vector.ranges[dot.replica]
+                cachedPrefix = cachedCounters?.prefix ?? 0
             }
-            if dot.counter <= cachedPrefix { return true }
-            return dot.counter <= cachedUpperBound && vector.contains(dot)
+            return dot.counter <= cachedPrefix || cachedCounters?.contains(dot.counter) == true
         }
         var positioned = UpdateList()
         var waiting = UpdateList()

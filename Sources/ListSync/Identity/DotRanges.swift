@@ -15,15 +15,7 @@ struct CounterRanges: Hashable, Sendable {
     var upperBound: UInt64 { ranges.last?.upperBound ?? 0 }
 
     /// Whether `counter` is covered.
-    func contains(_ counter: UInt64) -> Bool {
-        var low = 0
-        var high = ranges.count
-        while low < high {
-            let mid = (low + high) / 2
-            if ranges[mid].upperBound < counter { low = mid + 1 } else { high = mid }
-        }
-        return low < ranges.count && ranges[low].contains(counter)
-    }
+    func contains(_ counter: UInt64) -> Bool { contains(counter...counter) }
 
     /// Adds `range`, merging with overlapping or adjacent ranges.
     mutating func insert(_ range: ClosedRange<UInt64>) {

@@ -16,7 +16,7 @@ public struct ChangeSet: Hashable, Sendable {
 
     /// The operations this change set accounts for.
     var coverage: DotRanges
-    /// Row updates, sorted by row ID, unique.
+    /// Row updates, one per row, in the canonical order of ``RowUpdate/canonicallyPrecedes(_:_:)``.
     var updates: [RowUpdate]
     /// For each update, the value when the update sets one.
     @usableFromInline var payloads: [Payload?]
