@@ -68,29 +68,35 @@ struct EncodingTests {
         #expect(throws: BinaryDecodingError.truncated(offset: 0)) { try ChangeSet(decoding: []) }
     }
 
+    /// `bytes` with one to four random byte changes, insertions or deletions.
+    static func mutate(_ bytes: [UInt8], using generator: inout SplitMix64) -> [UInt8] {
+        var mutated = bytes
+        for _ in 0..<Int.random(in: 1...4, using: &generator) {
+            switch Int.random(in: 0..<4, using: &generator) {
+            case 0:
+                mutated[Int.random(in: 0..<mutated.count, using: &generator)] = UInt8.random(
+                    in: 0...255, using: &generator)
+            case 1:
+                mutated[Int.random(in: 0..<mutated.count, using: &generator)] ^=
+                    1 << UInt8.random(in: 0..<8, using: &generator)
+            case 2:
+                mutated.insert(
+                    UInt8.random(in: 0...255, using: &generator),
+                    at: Int.random(in: 0...mutated.count, using: &generator))
+            default:
+                if mutated.count > 1 { mutated.remove(at: Int.random(in: 0..<mutated.count, using: &generator)) }
+            }
+        }
+        return mutated
+    }
+
     @Test func randomMutationsNeverTrap() throws {
         let (changes, _) = try sampleChanges()
         let bytes = changes.encoded()
         var generator = SplitMix64(seed: 11)
         var decodedCount = 0
         for _ in 0..<10_000 {
-            var mutated = bytes
-            for _ in 0..<Int.random(in: 1...4, using: &generator) {
-                switch Int.random(in: 0..<4, using: &generator) {
-                case 0:
-                    mutated[Int.random(in: 0..<mutated.count, using: &generator)] = UInt8.random(
-                        in: 0...255, using: &generator)
-                case 1:
-                    mutated[Int.random(in: 0..<mutated.count, using: &generator)] ^=
-                        1 << UInt8.random(in: 0..<8, using: &generator)
-                case 2:
-                    mutated.insert(
-                        UInt8.random(in: 0...255, using: &generator),
-                        at: Int.random(in: 0...mutated.count, using: &generator))
-                default:
-                    if mutated.count > 1 { mutated.remove(at: Int.random(in: 0..<mutated.count, using: &generator)) }
-                }
-            }
+            let mutated = Self.mutate(bytes, using: &generator)
             guard let decoded = try? ChangeSet(decoding: mutated) else { continue }
             decodedCount += 1
             // A decoded change set is either merged whole or rejected with a typed error.
@@ -103,6 +109,61 @@ struct EncodingTests {
             list._checkInvariants()
         }
         print("random mutations: \(decodedCount) of 10000 decoded to a valid change set")
+    }
+
+    /// Loading a snapshot reads it straight into the replica; it must accept exactly what decoding the
+    /// same bytes as a change set and merging that into an empty replica accepts, with the same result.
+    @Test func snapshotLoadAgreesWithDecodeAndMerge() throws {
+        let (_, source) = try sampleChanges()
+        let snapshot = source.snapshot()
+        var generator = SplitMix64(seed: 12)
+        var loadedCount = 0
+        for trial in 0..<10_000 {
+            let mutated = trial == 0 ? snapshot : Self.mutate(snapshot, using: &generator)
+            guard mutated.count > 3 && mutated[3] == 2 else { continue }
+            var asChangeSet = mutated
+            asChangeSet[3] = 1
+            let merged = ReplicatedList<String>(replicaID: ReplicaID(99))
+            let mergedOK = (try? merged.merge(ChangeSet(decoding: asChangeSet))) != nil
+            let loaded = try? ReplicatedList<String>(snapshot: mutated, replicaID: ReplicaID(99))
+            #expect((loaded != nil) == mergedOK, "trial \(trial)")
+            guard let loaded, mergedOK else { continue }
+            loadedCount += 1
+            loaded._checkInvariants()
+            #expect(Array(loaded) == Array(merged), "trial \(trial)")
+            #expect(loaded.versionVector == merged.versionVector && loaded.lamportClock == merged.lamportClock)
+            #expect(loaded.snapshot() == merged.snapshot(), "trial \(trial)")
+        }
+        #expect(loadedCount > 100)
+        print("snapshot mutations: \(loadedCount) of 10000 loaded")
+    }
+
+    /// A snapshot (or change set) of kind `kind` holding the insert of row 5:1 twice.
+    static func duplicatedInsert(kind: UInt8) -> [UInt8] {
+        var bytes: [UInt8] = [0x4C, 0x53, 2, kind]
+        bytes += [1, 5, 0, 0, 0, 0, 0, 0, 0]  // one replica, 5
+        bytes += [1, 22] + Array("public.utf8-plain-text".utf8)
+        bytes += [1, 0, 1, 0, 0]  // coverage: replica 0, 1...1
+        bytes += [2]  // two updates; runs of 2 have header 4, literal groups of 2 header 3
+        bytes += [2, 4, 0x2B]  // flags, twice
+        bytes += [3, 3, 2, 0]  // row counter deltas +1, 0: row 5:1 twice
+        bytes += [3, 3, 0, 1] + [3, 3, 1, 0] + [1, 0x80]  // keys 80 and 80
+        bytes += [2, 4, 0]  // Lamport 1, twice
+        bytes += [0] + [0]
+        bytes += [2, 4, 0] + [2, 4, 1] + [2, UInt8(ascii: "x"), UInt8(ascii: "y")]
+        return bytes
+    }
+
+    @Test func duplicateRowsAreRejected() throws {
+        var changeSetError: BinaryDecodingError?
+        do { _ = try ChangeSet(decoding: Self.duplicatedInsert(kind: 1)) } catch { changeSetError = error }
+        guard case .notCanonical = changeSetError else {
+            Issue.record("change set with a duplicated row: \(String(describing: changeSetError))")
+            return
+        }
+        #expect(throws: MergeError.malformed(changeSetError!)) {
+            try ReplicatedList<String>(snapshot: Self.duplicatedInsert(kind: 2))
+        }
     }
 
     /// A hand-written change set whose insert of row 5:1 is not in its coverage.

@@ -3,11 +3,48 @@ extension ListCore {
     /// Whether the replica holds no rows, tombstones or placeholders, so ``applyToEmpty(_:)`` applies.
     var isEmpty: Bool { rows.count == 0 && tombstones.count == 0 && order.count == 0 }
 
+    /// Rows being added to an empty replica: the visible ones, and whether they came in order.
+    private struct BulkLoad {
+        var visible: [Int32] = []
+        var previous: OrderIndex.Bound?
+        var sorted = true
+    }
+
+    /// Adds one update of a bulk load; returns the slot whose value it sets, if any.
+    ///
+    /// Every update is new here, so no register is compared: a row is added with the registers it
+    /// carries, a deletion becomes a tombstone.
+    private mutating func add(_ update: RowUpdate, to load: inout BulkLoad) -> Int32? {
+        clock = max(clock, update.maxLamport)
+        if update.deletion.isSet {
+            tombstones.insert(update.id, deletedBy: update.deletion)
+            return nil
+        }
+        guard update.positionStamp.isSet || update.valueStamp.isSet else { return nil }
+        let position = update.positionStamp.isSet ? update.position! : RowRecord.unsetKey
+        let slot = rows.add(
+            RowRecord(id: update.id, key: position, positionStamp: update.positionStamp, valueStamp: update.valueStamp))
+        if update.positionStamp.isSet && update.valueStamp.isSet {
+            let bound = OrderIndex.Bound(key: position, id: update.id)
+            if let previous = load.previous, !(previous < bound) { load.sorted = false }
+            load.previous = bound
+            load.visible.append(slot)
+        }
+        return update.valueStamp.isSet ? slot : nil
+    }
+
+    /// Builds the order index from a finished bulk load; returns the indexes of the rows inserted.
+    private mutating func finish(_ load: BulkLoad) -> [Int] {
+        var visible = load.visible
+        if !load.sorted { visible.sort { rows.bound(of: $0) < rows.bound(of: $1) } }
+        order = OrderIndex(sorted: visible, rows: rows)
+        return Array(visible.indices)
+    }
+
     /// Merges `updates` (unique row IDs) into an empty replica in bulk; the same result as ``apply(_:placeholderKeys:)``.
     ///
-    /// Every update is new here, so no register is compared: each row is added with the registers it
-    /// carries, each deletion becomes a tombstone, and the visible rows, which come sorted in the
-    /// canonical order of a change set, make the order index bottom-up.
+    /// The visible rows, which come sorted in the canonical order of a change set, make the order index
+    /// bottom-up.
     /// - Precondition: ``isEmpty``.
     /// - Complexity: O(k) for k updates in canonical order, O(k log k) otherwise.
     mutating func applyToEmpty(_ updates: [RowUpdate]) -> Applied {
@@ -17,35 +54,70 @@ extension ListCore {
         let deletions = updates.lazy.filter(\.deletion.isSet).count
         tombstones.reserveCapacity(deletions)
         rows.reserveCapacity(adding: updates.count - deletions)
-        var visible: [Int32] = []
-        visible.reserveCapacity(updates.count - deletions)
-        var previous: OrderIndex.Bound?
-        var sorted = true
-        for update in updates {
-            clock = max(clock, update.maxLamport)
-            if update.deletion.isSet {
-                tombstones.insert(update.id, deletedBy: update.deletion)
-                applied.valueSlots.append(nil)
-                continue
-            }
-            guard update.positionStamp.isSet || update.valueStamp.isSet else {
-                applied.valueSlots.append(nil)
-                continue
-            }
-            let position = update.positionStamp.isSet ? update.position! : RowRecord.unsetKey
-            let slot = rows.add(
-                RowRecord(
-                    id: update.id, key: position, positionStamp: update.positionStamp, valueStamp: update.valueStamp))
-            applied.valueSlots.append(update.valueStamp.isSet ? slot : nil)
-            guard update.positionStamp.isSet && update.valueStamp.isSet else { continue }
-            let bound = OrderIndex.Bound(key: position, id: update.id)
-            if let previous, !(previous < bound) { sorted = false }
-            previous = bound
-            visible.append(slot)
-        }
-        if !sorted { visible.sort { rows.bound(of: $0) < rows.bound(of: $1) } }
-        order = OrderIndex(sorted: visible, rows: rows)
-        applied.change.inserted = Array(visible.indices)
+        var load = BulkLoad()
+        load.visible.reserveCapacity(updates.count - deletions)
+        for update in updates { applied.valueSlots.append(add(update, to: &load)) }
+        applied.change.inserted = finish(load)
         return applied
+    }
+
+    /// The values of a loaded snapshot, still encoded: for each, the slot it belongs to.
+    @usableFromInline
+    struct EncodedValues {
+        /// The slot of each value.
+        @usableFromInline var slots: [Int32] = []
+        /// Each value's type (an index into `types`) and bytes (a range of the snapshot).
+        @usableFromInline var values: [EncodedUpdates.Value] = []
+        /// The type identifiers of the snapshot.
+        @usableFromInline var types: [String] = []
+    }
+
+    /// Loads a snapshot into this empty replica, reading its updates straight into the rows, the
+    /// tombstones and the order index; returns the values for the caller to decode.
+    ///
+    /// Checks what merging the decoded change set would check: a well-formed encoding, unique row IDs,
+    /// every operation accounted for. On error the replica is left half-loaded: discard it.
+    /// - Precondition: ``isEmpty``.
+    /// - Complexity: O(k) for k updates in canonical order.
+    @usableFromInline
+    mutating func load(snapshot bytes: [UInt8]) throws(MergeError) -> EncodedValues {
+        precondition(isEmpty, "loading a snapshot into a replica that holds rows")
+        var values = EncodedValues()
+        do {
+            var encoded = try EncodedUpdates(bytes, as: .snapshot)
+            values.types = encoded.types
+            values.slots.reserveCapacity(encoded.count)
+            values.values.reserveCapacity(encoded.count)
+            let deletions = try encoded.deletionCount()
+            rows.reserveCapacity(adding: encoded.count - deletions)
+            tombstones.reserveCapacity(deletions)
+            var coverage = CoverageCheck(coverage: encoded.coverage, seen: seen)
+            var load = BulkLoad()
+            load.visible.reserveCapacity(encoded.count - deletions)
+            for _ in 0..<encoded.count {
+                let (update, value) = try encoded.next()
+                guard rows.slot(of: update.id) == nil && tombstones[update.id] == nil else {
+                    throw BinaryDecodingError.notCanonical(offset: encoded.rowOffset)
+                }
+                if let stamp = coverage.firstUncovered(in: update) {
+                    throw MergeError.uncoveredOperation(row: update.id, operation: stamp.dot)
+                }
+                let slot = add(update, to: &load)
+                if let slot, let value {
+                    values.slots.append(slot)
+                    values.values.append(value)
+                }
+            }
+            try encoded.expectEnd()
+            markSeen(encoded.coverage)
+            _ = finish(load)
+        } catch let error as MergeError {
+            throw error
+        } catch let error as BinaryDecodingError {
+            throw .malformed(error)
+        } catch {
+            preconditionFailure("unexpected error \(error)")
+        }
+        return values
     }
 }

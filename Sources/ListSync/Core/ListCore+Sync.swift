@@ -107,23 +107,42 @@ extension ListCore {
     /// Checks that every operation in `updates` is accounted for by `coverage` or was seen already,
     /// so the version vector keeps covering every dot in the state.
     func validate(_ updates: [RowUpdate], coverage: DotRanges) throws(MergeError) {
-        // A one-entry cache of both lookups: updates come in long runs of one replica's operations.
-        var cachedReplica: ReplicaID?
-        var cachedCoverage: CounterRanges?
-        var cachedSeen: CounterRanges?
-        func isAccounted(_ dot: Dot) -> Bool {
-            if dot.replica != cachedReplica {
-                cachedReplica = dot.replica
-                cachedCoverage = coverage[dot.replica]
-                cachedSeen = seen[dot.replica]
-            }
-            return cachedCoverage?.contains(dot.counter) == true || cachedSeen?.contains(dot.counter) == true
-        }
+        var check = CoverageCheck(coverage: coverage, seen: seen)
         for update in updates {
-            if let stamp = update.firstStamp(where: { !isAccounted($0.dot) }) {
+            if let stamp = check.firstUncovered(in: update) {
                 throw .uncoveredOperation(row: update.id, operation: stamp.dot)
             }
         }
+    }
+}
+
+/// Whether the operations of row updates are accounted for by a change set's coverage or were seen
+/// already, with a one-entry cache of both lookups: updates come in long runs of one replica's operations.
+struct CoverageCheck {
+    private let coverage: DotRanges
+    private let seen: DotRanges
+    private var cachedReplica: ReplicaID?
+    private var cachedCoverage: CounterRanges?
+    private var cachedSeen: CounterRanges?
+
+    /// A check against `coverage` and `seen`.
+    init(coverage: DotRanges, seen: DotRanges) {
+        self.coverage = coverage
+        self.seen = seen
+    }
+
+    /// The first stamp of `update` whose operation is not accounted for, or nil.
+    mutating func firstUncovered(in update: RowUpdate) -> Stamp? {
+        update.firstStamp { !isAccounted($0.dot) }
+    }
+
+    private mutating func isAccounted(_ dot: Dot) -> Bool {
+        if dot.replica != cachedReplica {
+            cachedReplica = dot.replica
+            cachedCoverage = coverage[dot.replica]
+            cachedSeen = seen[dot.replica]
+        }
+        return cachedCoverage?.contains(dot.counter) == true || cachedSeen?.contains(dot.counter) == true
     }
 }
 

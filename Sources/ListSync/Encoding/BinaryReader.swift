@@ -78,6 +78,13 @@ struct BinaryReader {
         return bytes[offset..<(offset + count)]
     }
 
+    /// Skips `count` bytes and returns their range in the buffer.
+    mutating func skip(_ count: Int) throws(BinaryDecodingError) -> Range<Int> {
+        guard count <= remaining else { throw .truncated(offset: offset) }
+        defer { offset += count }
+        return offset..<(offset + count)
+    }
+
     /// A reader over the next `count` bytes, which this reader skips.
     mutating func subreader(_ count: Int) throws(BinaryDecodingError) -> BinaryReader {
         guard count <= remaining else { throw .truncated(offset: offset) }

@@ -81,18 +81,31 @@ public struct PositionKey: Hashable, Comparable, Sendable, CustomStringConvertib
         }
     }
 
+    /// `word` with only its first `bytes` bytes kept, the rest zero (as in a shorter key's padding).
+    private static func leading(_ word: UInt64, _ bytes: Int) -> UInt64 {
+        bytes >= 8 ? word : bytes <= 0 ? 0 : word & ~(UInt64.max >> UInt64(8 * bytes))
+    }
+
     /// Whether the key starts with `prefix`.
     func hasPrefix(_ prefix: PositionKey) -> Bool {
         guard prefix.count <= count else { return false }
-        /// `word` with only its first `bytes` bytes kept (the rest zero, as in `prefix`'s padding).
-        func leading(_ word: UInt64, _ bytes: Int) -> UInt64 {
-            bytes >= 8 ? word : bytes <= 0 ? 0 : word & ~(UInt64.max >> UInt64(8 * bytes))
-        }
-        guard leading(word0, prefix.count) == prefix.word0, leading(word1, prefix.count - 8) == prefix.word1,
-            leading(word2, prefix.count - 16) == prefix.word2
+        guard Self.leading(word0, prefix.count) == prefix.word0, Self.leading(word1, prefix.count - 8) == prefix.word1,
+            Self.leading(word2, prefix.count - 16) == prefix.word2
         else { return false }
         guard let prefixTail = prefix.tail else { return true }
         return tail.unsafelyUnwrapped.starts(with: prefixTail)
+    }
+
+    /// The first `length` bytes, to be completed with ``append(_:)`` (a prefix alone may not be a valid key).
+    func prefix(_ length: Int) -> PositionKey {
+        precondition(length >= 0 && length <= count, "prefix length \(length) out of range 0...\(count)")
+        var key = self
+        key.word0 = Self.leading(word0, length)
+        key.word1 = Self.leading(word1, length - 8)
+        key.word2 = Self.leading(word2, length - 16)
+        key.tail = length > Self.inlineCapacity ? Array(tail.unsafelyUnwrapped[..<(length - Self.inlineCapacity)]) : nil
+        key.count = length
+        return key
     }
 
     /// Whether the key is `prefix` followed by exactly one ``RunInteger``: a key of the run `prefix`.

@@ -42,7 +42,20 @@ public final class ReplicatedList<Element: Codable & Sendable> {
     @inlinable
     public convenience init(snapshot: [UInt8], replicaID: ReplicaID = .random()) throws(MergeError) {
         self.init(replicaID: replicaID)
-        try merge(ChangeSet(decodingSnapshot: snapshot))
+        let encoded = try core.load(snapshot: snapshot)
+        let expectedType = ValueCoding.typeIdentifier(of: Element.self)
+        let readable = encoded.types.map { $0 == expectedType }
+        values = ContiguousArray(repeating: nil, count: core.rows.records.count)
+        for (slot, value) in zip(encoded.slots, encoded.values) {
+            guard readable[value.type] else {
+                throw .typeMismatch(row: core.rows[slot].id, expected: expectedType, found: encoded.types[value.type])
+            }
+            do {
+                values[Int(slot)] = try ValueCoding.decode(snapshot[value.bytes], as: Element.self)
+            } catch {
+                throw .undecodableValue(row: core.rows[slot].id, reason: String(describing: error))
+            }
+        }
     }
 
     /// This replica's identity.

@@ -23,12 +23,6 @@ extension ChangeSet {
         static let replicaShift: UInt64 = 6
     }
 
-    /// The columns of the update section, in their order in the encoding.
-    fileprivate enum Column: Int, CaseIterable {
-        case flagsAndReplica, rowCounter, keyShared, keySuffixLength, keySuffix
-        case stampLamport, stampReplica, stampCounter, valueType, valueLength, valueBytes
-    }
-
     /// The encoded bytes.
     public func encoded() -> [UInt8] { encoded(as: .changeSet) }
 
@@ -36,17 +30,6 @@ extension ChangeSet {
     /// - Throws: ``BinaryDecodingError`` saying what is wrong and at which offset.
     public init(decoding bytes: [UInt8]) throws(BinaryDecodingError) {
         self = try Self.decode(bytes, as: .changeSet)
-    }
-
-    /// Decodes a snapshot made by ``ReplicatedList/snapshot()``.
-    /// - Throws: ``MergeError/malformed(_:)`` saying what is wrong and at which offset.
-    @usableFromInline
-    init(decodingSnapshot bytes: [UInt8]) throws(MergeError) {
-        do {
-            self = try Self.decode(bytes, as: .snapshot)
-        } catch {
-            throw .malformed(error)
-        }
     }
 
     func encoded(as kind: Kind) -> [UInt8] {
@@ -96,15 +79,56 @@ extension ChangeSet {
     }
 
     static func decode(_ bytes: [UInt8], as kind: Kind) throws(BinaryDecodingError) -> ChangeSet {
-        var reader = BinaryReader(bytes)
-        for byte in magic {
+        var encoded = try EncodedUpdates(bytes, as: kind)
+        var updates: [RowUpdate] = []
+        var payloads: [Payload?] = []
+        updates.reserveCapacity(encoded.count)
+        payloads.reserveCapacity(encoded.count)
+        var seenRows = RowIDMap()
+        seenRows.reserveCapacity(encoded.count)
+        for _ in 0..<encoded.count {
+            let (update, value) = try encoded.next()
+            seenRows.set(0, for: update.id)
+            guard seenRows.count == updates.count + 1 else { throw .notCanonical(offset: encoded.rowOffset) }
+            updates.append(update)
+            payloads.append(value.map { Payload(typeIdentifier: encoded.types[$0.type], bytes: bytes[$0.bytes]) })
+        }
+        try encoded.expectEnd()
+        return ChangeSet(coverage: encoded.coverage, updates: updates, payloads: payloads)
+    }
+}
+
+/// An encoded change set or snapshot being read: its header (replicas, value types, coverage, number
+/// of updates), then its updates one at a time, validated as they are read.
+@usableFromInline
+struct EncodedUpdates {
+    /// A value as encoded: an index into ``types`` and the range of its bytes in the encoded buffer.
+    @usableFromInline
+    struct Value {
+        @usableFromInline var type: Int
+        @usableFromInline var bytes: Range<Int>
+    }
+
+    /// The operations the change set accounts for.
+    let coverage: DotRanges
+    /// The number of updates.
+    let count: Int
+    /// The type identifiers values refer to.
+    let types: [String]
+    private var reader: BinaryReader
+    private var columns: UpdateColumnReader
+
+    /// Reads the header of `bytes`, which must be of `kind`.
+    init(_ bytes: [UInt8], as kind: ChangeSet.Kind) throws(BinaryDecodingError) {
+        reader = BinaryReader(bytes)
+        for byte in ChangeSet.magic {
             guard try reader.readByte() == byte else { throw .badMagic }
         }
         let version = try reader.readByte()
         let layout: RunLengthReader.Layout
         switch version {
         case 1: layout = .pairs
-        case formatVersion: layout = .groups
+        case ChangeSet.formatVersion: layout = .groups
         default: throw .unsupportedVersion(version)
         }
         let foundKind = try reader.readByte()
@@ -135,6 +159,7 @@ extension ChangeSet {
             }
             types.append(type)
         }
+        self.types = types
 
         var coverage = DotRanges()
         let coveredCount = try reader.readCount(minimumSize: 2)
@@ -159,32 +184,36 @@ extension ChangeSet {
                 previousUpper = upperBound
             }
         }
+        self.coverage = coverage
 
-        let updateCount = try reader.readCount()
-        var columns: [BinaryReader] = []
-        for _ in Column.allCases {
+        count = try reader.readCount()
+        var columnReaders: [BinaryReader] = []
+        for _ in UpdateColumnReader.Column.allCases {
             let start = reader.offset
             let length = try reader.readVarint()
             guard length <= UInt64(reader.remaining) else { throw .truncated(offset: start) }
-            columns.append(try reader.subreader(Int(length)))
+            columnReaders.append(try reader.subreader(Int(length)))
         }
-        var decoder = UpdateColumnReader(columns, layout: layout, replicas: replicas, types: types)
-        var updates: [RowUpdate] = []
-        var payloads: [Payload?] = []
-        updates.reserveCapacity(updateCount)
-        payloads.reserveCapacity(updateCount)
-        var seenRows = RowIDMap()
-        seenRows.reserveCapacity(updateCount)
-        for _ in 0..<updateCount {
-            let (update, payload) = try decoder.next()
-            seenRows.set(0, for: update.id)
-            guard seenRows.count == updates.count + 1 else { throw .notCanonical(offset: decoder.rowOffset) }
-            updates.append(update)
-            payloads.append(payload)
-        }
-        try decoder.expectEnd()
+        columns = UpdateColumnReader(columnReaders, layout: layout, replicas: replicas, typeCount: types.count)
+    }
+
+    /// The offset of the update being read, for errors.
+    var rowOffset: Int { columns.rowOffset }
+
+    /// The next update and its value, if it carries one.
+    mutating func next() throws(BinaryDecodingError) -> (RowUpdate, Value?) {
+        try columns.next()
+    }
+
+    /// The number of updates that are deletions, read ahead from the flags alone (to reserve room).
+    func deletionCount() throws(BinaryDecodingError) -> Int {
+        try columns.deletionCount(of: count)
+    }
+
+    /// Throws unless every update was read and no bytes follow.
+    func expectEnd() throws(BinaryDecodingError) {
+        try columns.expectEnd()
         try reader.expectEnd()
-        return ChangeSet(coverage: coverage, updates: updates, payloads: payloads)
     }
 }
 
@@ -268,6 +297,13 @@ private struct UpdateColumnWriter {
 /// Reads row updates from the columns of the binary format, validating as it goes.
 private struct UpdateColumnReader {
     private typealias Flag = ChangeSet.Flag
+
+    /// The columns of the update section, in their order in the encoding.
+    enum Column: Int, CaseIterable {
+        case flagsAndReplica, rowCounter, keyShared, keySuffixLength, keySuffix
+        case stampLamport, stampReplica, stampCounter, valueType, valueLength, valueBytes
+    }
+
     private var flags: RunLengthReader
     private var rowCounter: RunLengthReader
     private var keyShared: RunLengthReader
@@ -280,16 +316,16 @@ private struct UpdateColumnReader {
     private var valueLength: RunLengthReader
     private var valueBytes: BinaryReader
     private let replicas: [ReplicaID]
-    private let types: [String]
+    private let typeCount: Int
     private var previousCounter: UInt64 = 0
-    private var previousKey: [UInt8] = []
+    private var previousKey = PositionKey([])
     private var previousStampCounter: UInt64 = 0
     /// The offset of the current update's flags, for errors.
     private(set) var rowOffset = 0
     private let flagsStart: Int
 
     /// A reader of `columns`, whose run-length columns are grouped as `layout`.
-    init(_ columns: [BinaryReader], layout: RunLengthReader.Layout, replicas: [ReplicaID], types: [String]) {
+    init(_ columns: [BinaryReader], layout: RunLengthReader.Layout, replicas: [ReplicaID], typeCount: Int) {
         flagsStart = columns[0].offset
         flags = RunLengthReader(columns[0], layout: layout)
         rowCounter = RunLengthReader(columns[1], layout: layout)
@@ -303,7 +339,7 @@ private struct UpdateColumnReader {
         valueLength = RunLengthReader(columns[9], layout: layout)
         valueBytes = columns[10]
         self.replicas = replicas
-        self.types = types
+        self.typeCount = typeCount
         rowOffset = flagsStart
     }
 
@@ -312,7 +348,7 @@ private struct UpdateColumnReader {
         return replicas[Int(index)]
     }
 
-    mutating func next() throws(BinaryDecodingError) -> (RowUpdate, ChangeSet.Payload?) {
+    mutating func next() throws(BinaryDecodingError) -> (RowUpdate, EncodedUpdates.Value?) {
         let flagsAndReplica = try flags.next()
         let bits = flagsAndReplica & ((1 << Flag.replicaShift) - 1)
         let hasPosition = bits & Flag.position != 0
@@ -328,17 +364,18 @@ private struct UpdateColumnReader {
         previousCounter = counter
         let id = RowID(replica: try replica(flagsAndReplica >> Flag.replicaShift), counter: counter)
         var update = RowUpdate(id: id)
-        var payload: ChangeSet.Payload?
+        var value: EncodedUpdates.Value?
         if hasPosition {
             let shared = try keyShared.next()
             let suffixLength = try keySuffixLength.next()
             guard shared <= UInt64(previousKey.count), suffixLength <= UInt64(keySuffix.remaining) else {
                 throw .invalidPositionKey(offset: rowOffset)
             }
-            previousKey.removeSubrange(Int(shared)...)
-            previousKey.append(contentsOf: try keySuffix.readBytes(Int(suffixLength)))
-            guard PositionKey.isValid(previousKey) else { throw .invalidPositionKey(offset: rowOffset) }
-            update.position = PositionKey(previousKey)
+            var key = previousKey.prefix(Int(shared))
+            for _ in 0..<suffixLength { key.append(try keySuffix.readByte()) }
+            guard key.count > 0 && key[key.count - 1] != 0 else { throw .invalidPositionKey(offset: rowOffset) }
+            previousKey = key
+            update.position = key
             update.positionStamp = try nextStamp(byInsert: bits & Flag.positionByInsert != 0, id: id)
         }
         if hasValue {
@@ -346,15 +383,14 @@ private struct UpdateColumnReader {
                 bits & Flag.valueStampIsPositionStamp != 0
                 ? update.positionStamp : try nextStamp(byInsert: bits & Flag.valueByInsert != 0, id: id)
             let type = try valueType.next()
-            guard type < UInt64(types.count) else { throw .indexOutOfRange(offset: rowOffset) }
+            guard type < UInt64(typeCount) else { throw .indexOutOfRange(offset: rowOffset) }
             let length = try valueLength.next()
             guard length <= UInt64(valueBytes.remaining) else { throw .truncated(offset: valueBytes.offset) }
-            payload = ChangeSet.Payload(
-                typeIdentifier: types[Int(type)], bytes: try valueBytes.readBytes(Int(length)))
+            value = EncodedUpdates.Value(type: Int(type), bytes: try valueBytes.skip(Int(length)))
         }
         if hasDeletion { update.deletion = try nextStamp(byInsert: false, id: id) }
         rowOffset = flagsStart
-        return (update, payload)
+        return (update, value)
     }
 
     private mutating func nextStamp(byInsert: Bool, id: RowID) throws(BinaryDecodingError) -> Stamp {
@@ -370,6 +406,14 @@ private struct UpdateColumnReader {
         let lamport = dot.counter &+ UInt64(bitPattern: relativeLamport)
         guard lamport > 0, dot.counter > 0 else { throw .invalidStamp(offset: rowOffset) }
         return Stamp(lamport: lamport, dot: dot)
+    }
+
+    /// The number of deletions among the next `count` updates, read from a copy of the flags column.
+    func deletionCount(of count: Int) throws(BinaryDecodingError) -> Int {
+        var flags = self.flags
+        var deletions = 0
+        for _ in 0..<count where try flags.next() & Flag.deletion != 0 { deletions += 1 }
+        return deletions
     }
 
     /// Throws unless every column was read to its end.
