@@ -51,9 +51,9 @@ extension ListCore {
         let missing = seen.subtracting(vector)
         if let recent = recentRows(missing: missing) {
             // Only recent local operations are missing: visit the rows they touched.
-            var visited = RowIDMap()
-            for id in recent where visited[id] == nil {
-                visited.set(0, for: id)
+            var visited = RowIDIndex()
+            for (offset, id) in recent.enumerated() where visited.slot(of: id, id: { recent[Int($0)] }) == nil {
+                visited.insert(Int32(offset), for: id)
                 if let slot = rows.slot(of: id) {
                     visit(slot)
                 } else if let deletion = tombstones[id] {

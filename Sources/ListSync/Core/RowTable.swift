@@ -55,13 +55,13 @@ extension Stamp {
 @usableFromInline
 struct RowTable {
     @usableFromInline private(set) var records: ContiguousArray<RowRecord> = []
-    private(set) var slots = RowIDMap()
+    private var index = RowIDIndex()
     private var freeSlots: [Int32] = []
     /// The slots of local placeholders (never in `slots`).
     private(set) var placeholders: [PlaceholderID: Int32] = [:]
 
     /// The number of rows (visible or waiting), not counting placeholders.
-    var count: Int { slots.count }
+    var count: Int { index.count }
 
     /// The record in `slot`.
     @usableFromInline
@@ -71,7 +71,9 @@ struct RowTable {
     }
 
     /// The slot of the row `id`, if the table has it.
-    func slot(of id: RowID) -> Int32? { slots[id] }
+    func slot(of id: RowID) -> Int32? {
+        records.withUnsafeBufferPointer { records in index.slot(of: id) { records[Int($0)].id } }
+    }
 
     /// The order index bound (key, rank, ID) of the row or placeholder in `slot`.
     @inline(__always)
@@ -82,14 +84,14 @@ struct RowTable {
 
     /// Makes room for `count` more rows.
     mutating func reserveCapacity(adding count: Int) {
-        slots.reserveCapacity(slots.count + count)
+        index.reserveCapacity(index.count + count)
         records.reserveCapacity(records.count + count)
     }
 
     /// Adds a row's record and returns its slot.
     mutating func add(_ record: RowRecord) -> Int32 {
         let slot = store(record)
-        slots.set(slot, for: record.id)
+        index.insert(slot, for: record.id)
         return slot
     }
 
@@ -124,12 +126,12 @@ struct RowTable {
 
     /// Removes the record in `slot`; the slot may be reused.
     mutating func remove(_ slot: Int32) {
-        slots.remove(records[Int(slot)].id)
+        index.remove(slot, for: records[Int(slot)].id)
         freeSlots.append(slot)
     }
 
     /// Calls `body` with every slot in use.
     func forEachSlot(_ body: (Int32) throws -> Void) rethrows {
-        try slots.forEachEntry { _, slot in try body(slot) }
+        try index.forEachSlot(body)
     }
 }

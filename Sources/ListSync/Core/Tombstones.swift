@@ -1,6 +1,6 @@
 /// Deleted rows: their IDs and the stamp of (the least) delete, kept forever so deletes are final.
 struct Tombstones {
-    private var index = RowIDMap()
+    private var index = RowIDIndex()
     private var ids: ContiguousArray<RowID> = []
     private var stamps: ContiguousArray<Stamp> = []
 
@@ -9,7 +9,11 @@ struct Tombstones {
 
     /// The delete stamp of `id`, if it was deleted.
     subscript(id: RowID) -> Stamp? {
-        index[id].map { stamps[Int($0)] }
+        slot(of: id).map { stamps[Int($0)] }
+    }
+
+    private func slot(of id: RowID) -> Int32? {
+        ids.withUnsafeBufferPointer { ids in index.slot(of: id) { ids[Int($0)] } }
     }
 
     /// Makes room for `count` more deleted rows.
@@ -21,11 +25,11 @@ struct Tombstones {
 
     /// Records that `id` was deleted by `stamp`; of two deletes the smaller stamp is kept.
     mutating func insert(_ id: RowID, deletedBy stamp: Stamp) {
-        if let existing = index[id] {
+        if let existing = slot(of: id) {
             if stamp < stamps[Int(existing)] { stamps[Int(existing)] = stamp }
             return
         }
-        index.set(Int32(ids.count), for: id)
+        index.insert(Int32(ids.count), for: id)
         ids.append(id)
         stamps.append(stamp)
     }

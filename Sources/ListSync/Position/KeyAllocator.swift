@@ -109,11 +109,9 @@ struct KeyAllocator: Sendable {
     /// just past the common prefix until the gap holds ``candidates`` prefixes.
     static func freshPrefix(after lower: PositionKey?, before upper: PositionKey?, jitter: UInt64) -> PositionKey {
         let lowerCount = lower?.count ?? 0
-        func lowerByte(_ index: Int) -> Int { index < lowerCount ? Int(lower.unsafelyUnwrapped[index]) : 0 }
+        func lowerByte(_ index: Int) -> Int { index < lowerCount ? Int(lower.unsafelyUnwrapped.byte(at: index)) : 0 }
         var common = 0
-        if let lower, let upper {
-            while common < lower.count && common < upper.count && lower[common] == upper[common] { common += 1 }
-        }
+        if let lower, let upper { common = lower.commonPrefixCount(with: upper) }
         let cap: Int64 = 1 << 40
         var difference: Int64 = 0  // hi - (lower's first m bytes), a base-256 number
         var length = common
@@ -122,7 +120,7 @@ struct KeyAllocator: Sendable {
             length += 1
             let upperDigit: Int64
             if let upper {
-                upperDigit = length - 1 < upper.count ? Int64(upper[length - 1]) : 0
+                upperDigit = length - 1 < upper.count ? Int64(upper.byte(at: length - 1)) : 0
             } else {
                 upperDigit = length - 1 == common ? 256 : 0
             }

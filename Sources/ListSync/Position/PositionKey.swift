@@ -58,10 +58,28 @@ public struct PositionKey: Hashable, Comparable, Sendable, CustomStringConvertib
     @inlinable
     public subscript(index: Int) -> UInt8 {
         precondition(index >= 0 && index < count, "PositionKey index out of range")
+        return byte(at: index)
+    }
+
+    /// The byte at `index`, which the caller guarantees is in `0..<count`.
+    @inlinable @inline(__always)
+    func byte(at index: Int) -> UInt8 {
         if index < 8 { return UInt8(truncatingIfNeeded: word0 >> (56 - 8 * index)) }
         if index < 16 { return UInt8(truncatingIfNeeded: word1 >> (56 - 8 * (index - 8))) }
         if index < 24 { return UInt8(truncatingIfNeeded: word2 >> (56 - 8 * (index - 16))) }
         return tail.unsafelyUnwrapped[index - 24]
+    }
+
+    /// The number of leading bytes the key shares with `other`.
+    func commonPrefixCount(with other: PositionKey) -> Int {
+        let limit = min(count, other.count)
+        // Both are zero-padded, so the first differing bit of the words is the first differing byte.
+        if word0 != other.word0 { return min(limit, (word0 ^ other.word0).leadingZeroBitCount / 8) }
+        if word1 != other.word1 { return min(limit, 8 + (word1 ^ other.word1).leadingZeroBitCount / 8) }
+        if word2 != other.word2 { return min(limit, 16 + (word2 ^ other.word2).leadingZeroBitCount / 8) }
+        var common = Self.inlineCapacity
+        while common < limit && byte(at: common) == other.byte(at: common) { common += 1 }
+        return min(limit, common)
     }
 
     /// Appends `byte`; the caller keeps the key valid (see ``isValid(_:)``) once it is complete.

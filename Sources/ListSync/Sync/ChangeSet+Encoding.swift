@@ -84,12 +84,14 @@ extension ChangeSet {
         var payloads: [Payload?] = []
         updates.reserveCapacity(encoded.count)
         payloads.reserveCapacity(encoded.count)
-        var seenRows = RowIDMap()
+        var seenRows = RowIDIndex()
         seenRows.reserveCapacity(encoded.count)
         for _ in 0..<encoded.count {
             let (update, value) = try encoded.next()
-            seenRows.set(0, for: update.id)
-            guard seenRows.count == updates.count + 1 else { throw .notCanonical(offset: encoded.rowOffset) }
+            guard seenRows.slot(of: update.id, id: { updates[Int($0)].id }) == nil else {
+                throw .notCanonical(offset: encoded.rowOffset)
+            }
+            seenRows.insert(Int32(updates.count), for: update.id)
             updates.append(update)
             payloads.append(value.map { Payload(typeIdentifier: encoded.types[$0.type], bytes: bytes[$0.bytes]) })
         }
