@@ -29,7 +29,24 @@ extension ChangeSet {
     /// Decodes a change set made by ``encoded()``.
     /// - Throws: ``BinaryDecodingError`` saying what is wrong and at which offset.
     public init(decoding bytes: [UInt8]) throws(BinaryDecodingError) {
-        self = try Self.decode(bytes, as: .changeSet)
+        var encoded = try EncodedUpdates(bytes, as: .changeSet)
+        var updates: [RowUpdate] = []
+        var payloads: [Payload?] = []
+        updates.reserveCapacity(encoded.count)
+        payloads.reserveCapacity(encoded.count)
+        var seenRows = RowIDIndex()
+        seenRows.reserveCapacity(encoded.count)
+        for _ in 0..<encoded.count {
+            let (update, value) = try encoded.next()
+            guard seenRows.slot(of: update.id, id: { updates[Int($0)].id }) == nil else {
+                throw .notCanonical(offset: encoded.rowOffset)
+            }
+            seenRows.insert(Int32(updates.count), for: update.id)
+            updates.append(update)
+            payloads.append(value.map { Payload(typeIdentifier: encoded.types[$0.type], bytes: bytes[$0.bytes]) })
+        }
+        try encoded.expectEnd()
+        self.init(coverage: encoded.coverage, updates: updates, payloads: payloads)
     }
 
     func encoded(as kind: Kind) -> [UInt8] {
@@ -76,27 +93,6 @@ extension ChangeSet {
         for (update, payload) in zip(updates, payloads) { columns.append(update, payload: payload) }
         for column in columns.finish() { writer.writeLengthPrefixed(column) }
         return writer.bytes
-    }
-
-    static func decode(_ bytes: [UInt8], as kind: Kind) throws(BinaryDecodingError) -> ChangeSet {
-        var encoded = try EncodedUpdates(bytes, as: kind)
-        var updates: [RowUpdate] = []
-        var payloads: [Payload?] = []
-        updates.reserveCapacity(encoded.count)
-        payloads.reserveCapacity(encoded.count)
-        var seenRows = RowIDIndex()
-        seenRows.reserveCapacity(encoded.count)
-        for _ in 0..<encoded.count {
-            let (update, value) = try encoded.next()
-            guard seenRows.slot(of: update.id, id: { updates[Int($0)].id }) == nil else {
-                throw .notCanonical(offset: encoded.rowOffset)
-            }
-            seenRows.insert(Int32(updates.count), for: update.id)
-            updates.append(update)
-            payloads.append(value.map { Payload(typeIdentifier: encoded.types[$0.type], bytes: bytes[$0.bytes]) })
-        }
-        try encoded.expectEnd()
-        return ChangeSet(coverage: encoded.coverage, updates: updates, payloads: payloads)
     }
 }
 
