@@ -14,7 +14,7 @@ extension ListCore {
     ///
     /// Every update is new here, so no register is compared: a row is added with the registers it
     /// carries, a deletion becomes a tombstone.
-    private mutating func add(_ update: RowUpdate, to load: inout BulkLoad) -> Int32? {
+    private mutating func add(_ update: consuming RowUpdate, to load: inout BulkLoad) -> Int32? {
         clock = max(clock, update.maxLamport)
         if update.deletion.isSet {
             tombstones.insert(update.id, deletedBy: update.deletion)
