@@ -57,7 +57,7 @@ struct RowTable {
     @usableFromInline private(set) var records: ContiguousArray<RowRecord> = []
     private var index = RowIDIndex()
     private var freeSlots: [Int32] = []
-    /// The slots of local placeholders (never in `slots`).
+    /// The slots of local placeholders (never in the row-ID index).
     private(set) var placeholders: [PlaceholderID: Int32] = [:]
 
     /// The number of rows (visible or waiting), not counting placeholders.
