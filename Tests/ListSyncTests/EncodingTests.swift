@@ -138,20 +138,41 @@ struct EncodingTests {
         print("snapshot mutations: \(loadedCount) of 10000 loaded")
     }
 
-    /// A snapshot (or change set) of kind `kind` holding the insert of row 5:1 twice.
-    static func duplicatedInsert(kind: UInt8) -> [UInt8] {
+    /// A snapshot (or change set) of kind `kind` with two inserts of replica 5, values "x" and "y":
+    /// `rowsAndKeys` holds the row counter column, then the key shared, suffix length and suffix columns;
+    /// the coverage is 1...`covered`.
+    static func twoInserts(kind: UInt8, covered: UInt8, rowsAndKeys: [UInt8]) -> [UInt8] {
         var bytes: [UInt8] = [0x4C, 0x53, 2, kind]
         bytes += [1, 5, 0, 0, 0, 0, 0, 0, 0]  // one replica, 5
         bytes += [1, 22] + Array("public.utf8-plain-text".utf8)
-        bytes += [1, 0, 1, 0, 0]  // coverage: replica 0, 1...1
+        bytes += [1, 0, 1, 0, covered - 1]  // coverage: replica 0, 1...covered
         bytes += [2]  // two updates; runs of 2 have header 4, literal groups of 2 header 3
         bytes += [2, 4, 0x2B]  // flags, twice
-        bytes += [3, 3, 2, 0]  // row counter deltas +1, 0: row 5:1 twice
-        bytes += [3, 3, 0, 1] + [3, 3, 1, 0] + [1, 0x80]  // keys 80 and 80
-        bytes += [2, 4, 0]  // Lamport 1, twice
+        bytes += rowsAndKeys
+        bytes += [2, 4, 0]  // Lamport = counter, twice
         bytes += [0] + [0]
         bytes += [2, 4, 0] + [2, 4, 1] + [2, UInt8(ascii: "x"), UInt8(ascii: "y")]
         return bytes
+    }
+
+    /// Row 5:1 twice, with keys 80 and 80 (row counter deltas +1, 0).
+    static func duplicatedInsert(kind: UInt8) -> [UInt8] {
+        twoInserts(kind: kind, covered: 1, rowsAndKeys: [3, 3, 2, 0] + [3, 3, 0, 1] + [3, 3, 1, 0] + [1, 0x80])
+    }
+
+    /// Rows 5:1 with key 81 and 5:2 with key 80: not in key order, as no encoder writes them.
+    static func reversedInserts(kind: UInt8) -> [UInt8] {
+        twoInserts(kind: kind, covered: 2, rowsAndKeys: [2, 4, 2] + [2, 4, 0] + [2, 4, 1] + [2, 0x81, 0x80])
+    }
+
+    /// A snapshot whose rows are out of key order still loads them in key order, as merging does.
+    @Test func unorderedSnapshotLoadsInKeyOrder() throws {
+        let loaded = try ReplicatedList<String>(snapshot: Self.reversedInserts(kind: 2), replicaID: ReplicaID(9))
+        loaded._checkInvariants()
+        #expect(loaded.map(\.value) == ["y", "x"])
+        let merged = ReplicatedList<String>(replicaID: ReplicaID(9))
+        try merged.merge(ChangeSet(decoding: Self.reversedInserts(kind: 1)))
+        #expect(Array(loaded) == Array(merged) && loaded.snapshot() == merged.snapshot())
     }
 
     @Test func duplicateRowsAreRejected() throws {
