@@ -6,16 +6,9 @@ import Testing
 struct PositionKeyInternalsTests {
     @Test func commonPrefixAndPrefixMatchTheBytes() {
         var generator = SplitMix64(seed: 9)
-        func randomKey() -> [UInt8] {
-            let length = Int(generator.next() % 40) + 1
-            // Few distinct bytes, so long shared prefixes across the inline words and the tail are common.
-            var bytes = (0..<length).map { _ in UInt8(generator.next() % 2) }
-            bytes[length - 1] = 1 + UInt8(generator.next() % 2)
-            return bytes
-        }
         for _ in 0..<20_000 {
-            let a = randomKey()
-            let b = randomKey()
+            let a = randomKeyBytes(distinctBytes: 2, using: &generator)
+            let b = randomKeyBytes(distinctBytes: 2, using: &generator)
             let shared = zip(a, b).prefix { $0 == $1 }.count
             #expect(PositionKey(a).commonPrefixCount(with: PositionKey(b)) == shared, "\(a) and \(b)")
             let length = Int(generator.next() % UInt64(a.count + 1))

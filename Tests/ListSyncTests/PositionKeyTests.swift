@@ -23,16 +23,9 @@ struct PositionKeyTests {
     /// equal and round-trip exactly as their byte strings do.
     @Test func keysOfAnyLengthMatchTheirBytes() {
         var generator = SplitMix64(seed: 7)
-        func randomKey() -> [UInt8] {
-            let length = Int(generator.next() % 40) + 1
-            // Few distinct bytes, so long shared prefixes and ties in the inline words are common.
-            var bytes = (0..<length).map { _ in UInt8(generator.next() % 3) }
-            bytes[length - 1] = 1 + UInt8(generator.next() % 2)
-            return bytes
-        }
         for _ in 0..<20_000 {
-            let a = randomKey()
-            let b = randomKey()
+            let a = randomKeyBytes(distinctBytes: 3, using: &generator)
+            let b = randomKeyBytes(distinctBytes: 3, using: &generator)
             #expect((PositionKey(a) < PositionKey(b)) == a.lexicographicallyPrecedes(b), "\(a) < \(b)")
             #expect((PositionKey(a) == PositionKey(b)) == (a == b), "\(a) == \(b)")
             #expect(PositionKey(a).bytes == a && PositionKey(a).count == a.count)
@@ -85,4 +78,13 @@ struct PositionKeyTests {
         )
         #expect(longest <= 64, "keys grow too fast")
     }
+}
+
+/// The bytes of a random valid key, 1 to 40 long, made of the `distinctBytes` smallest byte values (few
+/// distinct bytes, so long shared prefixes and ties in the inline words and the tail are common).
+func randomKeyBytes(distinctBytes: UInt64, using generator: inout SplitMix64) -> [UInt8] {
+    let length = Int(generator.next() % 40) + 1
+    var bytes = (0..<length).map { _ in UInt8(generator.next() % distinctBytes) }
+    bytes[length - 1] = 1 + UInt8(generator.next() % 2)
+    return bytes
 }

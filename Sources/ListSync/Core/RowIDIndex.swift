@@ -3,8 +3,7 @@
 ///
 /// A bucket is 8 bytes, not the 20 of an ID and a slot: it keeps the slot and the top 32 bits of the
 /// ID's hash. The bucket an entry belongs in follows from those bits alone, so growing and deleting
-/// never read the table; a lookup reads the ID back from the table (`id(of:)`) only when the hash bits
-/// match. Deletion shifts later entries back, so lookups never meet tombstones.
+/// never read the table; a lookup reads the ID back from the table only when the hash bits match. Deletion shifts later entries back, so lookups never meet tombstones.
 struct RowIDIndex {
     /// Per bucket: the hash's top 32 bits, then the slot plus one (0: an empty bucket).
     private var buckets: ContiguousArray<UInt64>
@@ -26,16 +25,19 @@ struct RowIDIndex {
         return (hash &* 0xFF51_AFD7_ED55_8CCD) >> 32
     }
 
+    /// The bucket an entry with hash bits `bits` belongs in, in a table addressed with `shift`.
     @inline(__always)
-    private func home(ofHashBits bits: UInt64) -> Int { Int(truncatingIfNeeded: bits >> (shift - 32)) }
+    private static func home(ofHashBits bits: UInt64, shift: UInt64) -> Int {
+        Int(truncatingIfNeeded: bits >> (shift - 32))
+    }
 
-    /// The slot of `id`, reading the IDs of candidate slots with `id(of:)`.
+    /// The slot of `id`, reading the ID in a candidate slot with `idOfSlot`.
     @inline(__always)
     func slot(of id: RowID, id idOfSlot: (Int32) -> RowID) -> Int32? {
         let bits = Self.hashBits(of: id)
         let mask = buckets.count - 1
         return buckets.withUnsafeBufferPointer { buckets in
-            var index = home(ofHashBits: bits)
+            var index = Self.home(ofHashBits: bits, shift: shift)
             while true {
                 let bucket = buckets[index]
                 if bucket == 0 { return nil }
@@ -61,7 +63,7 @@ struct RowIDIndex {
     @inline(__always)
     private mutating func place(_ entry: UInt64) {
         let mask = buckets.count - 1
-        var index = home(ofHashBits: entry >> 32)
+        var index = Self.home(ofHashBits: entry >> 32, shift: shift)
         buckets.withUnsafeMutableBufferPointer { buckets in
             while buckets[index] != 0 { index = (index + 1) & mask }
             buckets[index] = entry
@@ -74,7 +76,7 @@ struct RowIDIndex {
         let mask = buckets.count - 1
         let shift = shift
         buckets.withUnsafeMutableBufferPointer { buckets in
-            var hole = Int(truncatingIfNeeded: (entry >> 32) >> (shift - 32))
+            var hole = Self.home(ofHashBits: entry >> 32, shift: shift)
             while buckets[hole] != entry {
                 precondition(buckets[hole] != 0, "removing a slot the index does not hold")
                 hole = (hole + 1) & mask
@@ -82,7 +84,7 @@ struct RowIDIndex {
             // Backward-shift deletion: move later entries of the probe chain into the hole.
             var next = (hole + 1) & mask
             while buckets[next] != 0 {
-                let home = Int(truncatingIfNeeded: (buckets[next] >> 32) >> (shift - 32))
+                let home = Self.home(ofHashBits: buckets[next] >> 32, shift: shift)
                 // Move the entry if its home is not in the cyclic range (hole, next].
                 if (next - home) & mask >= (next - hole) & mask {
                     buckets[hole] = buckets[next]
