@@ -21,16 +21,20 @@ public struct ListChange: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Indexes in the old rows of rows that disappeared, ascending.
-    public var removed: [Int]
+    public var removed: CompactArray<Int>
     /// Indexes in the new rows of rows that appeared, ascending.
-    public var inserted: [Int]
+    public var inserted: CompactArray<Int>
     /// Rows that changed place, by ascending old index.
-    public var moved: [Move]
+    public var moved: CompactArray<Move>
     /// Indexes in the new rows of rows whose value changed, ascending.
-    public var updated: [Int]
+    public var updated: CompactArray<Int>
 
     /// Creates a batch.
-    public init(removed: [Int] = [], inserted: [Int] = [], moved: [Move] = [], updated: [Int] = []) {
+    @inlinable
+    public init(
+        removed: CompactArray<Int> = [], inserted: CompactArray<Int> = [], moved: CompactArray<Move> = [],
+        updated: CompactArray<Int> = []
+    ) {
         self.removed = removed
         self.inserted = inserted
         self.moved = moved

@@ -47,18 +47,17 @@ extension ListCore {
     /// bottom-up.
     /// - Precondition: ``isEmpty``.
     /// - Complexity: O(k) for k updates in canonical order, O(k log k) otherwise.
-    mutating func applyToEmpty(_ updates: [RowUpdate]) -> Applied {
+    mutating func applyToEmpty(_ updates: [RowUpdate]) -> ListChange {
         precondition(isEmpty, "bulk merge into a replica that holds rows")
-        var applied = Applied()
-        applied.valueSlots.reserveCapacity(updates.count)
+        touched.removeAll()
+        touched.valueSlots.reserveCapacity(updates.count)
         let deletions = updates.lazy.filter(\.deletion.isSet).count
         tombstones.reserveCapacity(deletions)
         rows.reserveCapacity(adding: updates.count - deletions)
         var load = BulkLoad()
         load.visible.reserveCapacity(updates.count - deletions)
-        for update in updates { applied.valueSlots.append(add(update, to: &load)) }
-        applied.change.inserted = finish(load)
-        return applied
+        for update in updates { touched.valueSlots.append(add(update, to: &load)) }
+        return ListChange(inserted: CompactArray(finish(load)))
     }
 
     /// The values of a loaded snapshot, still encoded: for each, the slot it belongs to.

@@ -10,8 +10,10 @@ extension ListCore {
         var used: UInt64 = 0
     }
 
-    private func beginChange() -> LocalChange {
-        LocalChange(replica: replica, lamport: clock + 1, firstCounter: nextCounter)
+    /// Starts a local change; empties ``touched`` for it.
+    private mutating func beginChange() -> LocalChange {
+        touched.removeAll()
+        return LocalChange(replica: replica, lamport: clock + 1, firstCounter: nextCounter)
     }
 
     /// The stamp of `change`'s next operation, on `row` (nil: a new row, whose ID is the stamp's dot),
@@ -32,28 +34,26 @@ extension ListCore {
     }
 
     /// Inserts `count` new rows as a block at `index`; their IDs are consecutive dots of this replica.
-    /// - Returns: the applied change; `valueSlots[i]` is the slot of the i-th new row.
+    /// - Returns: the change; `touched.valueSlots[i]` is the slot of the i-th new row.
     /// - Complexity: O(k log n)
     @usableFromInline
-    mutating func insertRows(count: Int, at index: Int) -> Applied {
+    mutating func insertRows(count: Int, at index: Int) -> ListChange {
         precondition(index >= 0 && index <= self.count, "insert index \(index) out of range 0...\(self.count)")
-        guard count > 0 else { return Applied() }
         var change = beginChange()
+        guard count > 0 else { return ListChange() }
         var leaf = OrderIndex.LeafRange()
         let displaced = place(count: count, at: index, skipping: [], jitterSeed: change.firstCounter, reusing: &leaf)
-        var applied = Applied()
         if displaced.isEmpty {
-            applied.valueSlots.reserveCapacity(count)
+            touched.valueSlots.reserveCapacity(count)
             for offset in 0..<count {
                 let key = placedKeys[offset]
                 let stamp = nextStamp(&change)
                 let slot = rows.add(RowRecord(id: stamp.dot, key: key, positionStamp: stamp, valueStamp: stamp))
                 order.insert(slot, at: index + offset, reusing: &leaf, rows: rows)
-                applied.valueSlots.append(slot)
+                touched.valueSlots.append(slot)
             }
-            applied.change.inserted = Array(index..<(index + count))
             commit(change)
-            return applied
+            return ListChange(inserted: CompactArray(index..<(index + count)))
         }
         var updates: [RowUpdate] = []
         for key in placedKeys.prefix(count) {
@@ -67,51 +67,49 @@ extension ListCore {
     }
 
     /// Inserts one new row with `key`, which lies strictly between the keys of the entries around `index`.
-    /// - Returns: the applied change; `valueSlots[0]` is the new row's slot.
+    /// - Returns: the change; `touched.valueSlots[0]` is the new row's slot.
     /// - Complexity: O(log n)
-    mutating func insertRow(key: PositionKey, at index: Int) -> Applied {
+    mutating func insertRow(key: PositionKey, at index: Int) -> ListChange {
         var change = beginChange()
         let stamp = nextStamp(&change)
         let slot = rows.add(RowRecord(id: stamp.dot, key: key, positionStamp: stamp, valueStamp: stamp))
         order.insert(slot, bound: rows.bound(of: slot), at: index, rows: rows)
         commit(change)
-        var applied = Applied()
-        applied.valueSlots = [slot]
-        applied.change.inserted = [index]
-        return applied
+        touched.valueSlots.append(slot)
+        return ListChange(inserted: CompactArray(single: index))
     }
 
     /// Moves the visible rows at `offsets` (ascending, unique) as a block so they land before the row
     /// that was at `destination` (an index in the original rows, as in SwiftUI's `move(fromOffsets:toOffset:)`).
     /// - Complexity: O(k log n)
     @usableFromInline
-    mutating func moveRows(at offsets: [Int], to destination: Int) -> Applied {
+    mutating func moveRows(at offsets: [Int], to destination: Int) -> ListChange {
         precondition(destination >= 0 && destination <= count, "destination \(destination) out of range 0...\(count)")
-        guard let first = offsets.first, let last = offsets.last else { return Applied() }
+        var change = beginChange()
+        guard let first = offsets.first, let last = offsets.last else { return ListChange() }
         precondition(first >= 0 && last < count, "move offsets out of range 0..<\(count)")
         let moving = offsets.map { order.slot(at: $0) }
         precondition(moving.allSatisfy { rows[$0].placeholder == nil }, "a placeholder cannot be moved")
         // Already contiguous and landing where they are: nothing to do.
-        if last - first + 1 == offsets.count && destination >= first && destination <= last + 1 { return Applied() }
-        var change = beginChange()
+        if last - first + 1 == offsets.count && destination >= first && destination <= last + 1 { return ListChange() }
         var leaf = OrderIndex.LeafRange()
         let displaced = place(
             count: offsets.count, at: destination, skipping: offsets, jitterSeed: change.firstCounter, reusing: &leaf)
         if displaced.isEmpty {
             for offset in offsets.reversed() { order.remove(at: offset) }
             let target = destination - offsets.lazy.filter { $0 < destination }.count
-            var applied = Applied()
-            applied.change.moved.reserveCapacity(offsets.count)
+            var moved = CompactArray<ListChange.Move>()
+            moved.reserveCapacity(offsets.count)
             for (offset, (slot, key)) in zip(moving, placedKeys).enumerated() {
                 rows[slot].key = key
                 let stamp = nextStamp(&change, for: rows[slot].id)
                 rows[slot].positionStamp = stamp
                 order.insert(slot, bound: rows.bound(of: slot), at: target + offset, rows: rows)
-                applied.change.moved.append(ListChange.Move(from: offsets[offset], to: target + offset))
+                moved.append(ListChange.Move(from: offsets[offset], to: target + offset))
             }
-            applied.change.moved.sort { $0.from < $1.from }
+            moved.sort { $0.from < $1.from }
             commit(change)
-            return applied
+            return ListChange(moved: moved)
         }
         var updates: [RowUpdate] = []
         let placeholderKeys = appendMoves(
@@ -123,11 +121,10 @@ extension ListCore {
     /// Deletes the visible rows at `offsets` (ascending, unique).
     /// - Complexity: O(k log n)
     @usableFromInline
-    mutating func removeRows(at offsets: [Int]) -> Applied {
-        guard !offsets.isEmpty else { return Applied() }
-        precondition(offsets.first! >= 0 && offsets.last! < count, "remove offsets out of range 0..<\(count)")
+    mutating func removeRows(at offsets: CompactArray<Int>) -> ListChange {
         var change = beginChange()
-        var applied = Applied()
+        guard !offsets.isEmpty else { return ListChange() }
+        precondition(offsets.first! >= 0 && offsets.last! < count, "remove offsets out of range 0..<\(count)")
         // Ascending, each index shifted down by the rows removed before it.
         for (removedBefore, offset) in offsets.enumerated() {
             let slot = order.remove(at: offset - removedBefore)
@@ -135,18 +132,17 @@ extension ListCore {
             let id = rows[slot].id
             tombstones.insert(id, deletedBy: nextStamp(&change, for: id))
             rows.remove(slot)
-            applied.freedSlots.append(slot)
+            touched.freedSlots.append(slot)
         }
-        applied.change.removed = offsets
         commit(change)
-        return applied
+        return ListChange(removed: offsets)
     }
 
     /// Sets a new value stamp on the visible row at `index` (the caller stores the value).
-    /// - Returns: the applied change; `valueSlots[0]` is the row's slot.
+    /// - Returns: the change; `touched.valueSlots[0]` is the row's slot.
     /// - Complexity: O(log n)
     @usableFromInline
-    mutating func updateRow(at index: Int) -> Applied {
+    mutating func updateRow(at index: Int) -> ListChange {
         precondition(index >= 0 && index < count, "update index \(index) out of range 0..<\(count)")
         let slot = order.slot(at: index)
         precondition(rows[slot].placeholder == nil, "a placeholder's value comes with its commit")
@@ -154,10 +150,8 @@ extension ListCore {
         let stamp = nextStamp(&change, for: rows[slot].id)
         rows[slot].valueStamp = stamp
         commit(change)
-        var applied = Applied()
-        applied.valueSlots = [slot]
-        applied.change.updated = [index]
-        return applied
+        touched.valueSlots.append(slot)
+        return ListChange(updated: CompactArray(single: index))
     }
 
     /// Appends a move of each row in `slots` to its key; returns the placeholders among them with their
@@ -211,8 +205,7 @@ extension ListCore {
             while upperIndex < self.count && isSkipped(upperIndex) { upperIndex += 1 }
             upper = upperIndex < self.count ? rows[order.slot(at: upperIndex, reusing: &leaf)].key : nil
         }
-        // One at a time: `removeAll(keepingCapacity:)` takes a generic path several times slower.
-        while !placedKeys.isEmpty { placedKeys.removeLast() }
+        placedKeys.removeAllKeepingSmallCapacity(upTo: TouchedSlots.keptCapacity)
         allocator.allocate(
             count: count + displaced.count, after: lower, before: upper,
             jitter: SplitMix64.mix(replica.rawValue ^ jitterSeed), into: &placedKeys)

@@ -7,12 +7,13 @@
 extension ListCore {
     /// Inserts `count` placeholders as a block at `index` (or, when rows with equal keys surround
     /// `index`, just after them: a placeholder cannot displace replicated rows).
-    /// - Returns: the placeholders' IDs and the applied change; `valueSlots[i]` is the i-th one's slot.
+    /// - Returns: the placeholders' IDs and the change; `touched.valueSlots[i]` is the i-th one's slot.
     /// - Complexity: O(k log n)
     @usableFromInline
-    mutating func insertPlaceholders(count: Int, at index: Int) -> (ids: [PlaceholderID], applied: Applied) {
+    mutating func insertPlaceholders(count: Int, at index: Int) -> (ids: [PlaceholderID], change: ListChange) {
         precondition(index >= 0 && index <= self.count, "insert index \(index) out of range 0...\(self.count)")
-        guard count > 0 else { return ([], Applied()) }
+        touched.removeAll()
+        guard count > 0 else { return ([], ListChange()) }
         var destination = index
         let lower = index > 0 ? record(at: index - 1).key : nil
         while destination < self.count, let lower, record(at: destination).key == lower { destination += 1 }
@@ -24,17 +25,15 @@ extension ListCore {
             count: count, after: lower, before: upper,
             jitter: SplitMix64.mix(replica.rawValue ^ nextCounter ^ (nextPlaceholder << 32)), into: &keys)
         var ids: [PlaceholderID] = []
-        var applied = Applied()
         for (offset, key) in keys.enumerated() {
             let id = PlaceholderID(rawValue: nextPlaceholder)
             nextPlaceholder += 1
             let slot = rows.addPlaceholder(id, key: key)
             order.insert(slot, bound: rows.bound(of: slot), at: destination + offset, rows: rows)
             ids.append(id)
-            applied.valueSlots.append(slot)
+            touched.valueSlots.append(slot)
         }
-        applied.change.inserted = Array(destination..<(destination + count))
-        return (ids, applied)
+        return (ids, ListChange(inserted: CompactArray(destination..<(destination + count))))
     }
 
     /// The index of placeholder `id`, or nil when it is not pending.
@@ -45,34 +44,34 @@ extension ListCore {
     }
 
     /// Withdraws placeholder `id`; nil when it is not pending.
-    /// - Returns: the applied change (the placeholder's index removed; its slot freed).
+    /// - Returns: the change (the placeholder's index removed; its slot freed in ``touched``).
     /// - Complexity: O(log n)
     @usableFromInline
-    mutating func removePlaceholder(_ id: PlaceholderID) -> Applied? {
+    mutating func removePlaceholder(_ id: PlaceholderID) -> ListChange? {
+        touched.removeAll()
         guard let index = index(of: id), let slot = rows.removePlaceholder(id) else { return nil }
         order.remove(at: index)
-        var applied = Applied()
-        applied.freedSlots = [slot]
-        applied.change.removed = [index]
-        return applied
+        touched.freedSlots.append(slot)
+        return ListChange(removed: CompactArray(single: index))
     }
 
     /// Turns placeholder `id` into a new row at the placeholder's current key, or, when that key is no
     /// longer strictly between its neighbours' keys, at a fresh key between them; nil when it is not pending.
-    /// - Returns: the new row's ID and the applied change; `valueSlots[0]` is the new row's slot.
+    /// - Returns: the new row's ID and the change; `touched.valueSlots[0]` is the new row's slot, and the
+    ///   placeholder's slot is among `touched.freedSlots` (it may be the row's slot too: freed slots are
+    ///   cleared before values are stored).
     /// - Complexity: O(log n)
     @usableFromInline
-    mutating func commitPlaceholder(_ id: PlaceholderID) -> (row: RowID, applied: Applied)? {
+    mutating func commitPlaceholder(_ id: PlaceholderID) -> (row: RowID, change: ListChange)? {
         guard let slot = rows.slot(of: id), let index = index(of: id) else { return nil }
         let key = rows[slot].key
-        guard let withdrawn = removePlaceholder(id) else { return nil }
+        guard removePlaceholder(id) != nil else { return nil }
         let fitsBefore = index == 0 || record(at: index - 1).key < key
         let fitsAfter = index == count || key < record(at: index).key
-        var inserted = fitsBefore && fitsAfter ? insertRow(key: key, at: index) : insertRows(count: 1, at: index)
-        inserted.change = inserted.change.afterRemoval(at: index)
-        inserted.freedSlots = withdrawn.freedSlots + inserted.freedSlots
-        guard let rowSlot = inserted.valueSlots.first ?? nil else { preconditionFailure("commit inserted no row") }
-        return (rows[rowSlot].id, inserted)
+        let inserted = fitsBefore && fitsAfter ? insertRow(key: key, at: index) : insertRows(count: 1, at: index)
+        touched.freedSlots.append(slot)
+        guard let rowSlot = touched.valueSlots.first ?? nil else { preconditionFailure("commit inserted no row") }
+        return (rows[rowSlot].id, inserted.afterRemoval(at: index))
     }
 }
 
@@ -82,7 +81,7 @@ extension ListChange {
     func afterRemoval(at index: Int) -> ListChange {
         func old(_ intermediate: Int) -> Int { intermediate >= index ? intermediate + 1 : intermediate }
         return ListChange(
-            removed: (removed.map(old) + [index]).sorted(), inserted: inserted,
-            moved: moved.map { Move(from: old($0.from), to: $0.to) }, updated: updated)
+            removed: CompactArray((removed.map(old) + [index]).sorted()), inserted: inserted,
+            moved: CompactArray(moved.map { Move(from: old($0.from), to: $0.to) }), updated: updated)
     }
 }

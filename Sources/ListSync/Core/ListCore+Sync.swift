@@ -99,7 +99,7 @@ extension ListCore {
     /// Merges a validated change set: records its coverage as seen and applies its updates.
     /// - Complexity: O(k log n) for k updates.
     @usableFromInline
-    mutating func merge(_ changes: ChangeSet) -> Applied {
+    mutating func merge(_ changes: ChangeSet) -> ListChange {
         markSeen(changes.coverage)
         return apply(changes.updates)
     }

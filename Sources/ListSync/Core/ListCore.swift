@@ -32,6 +32,8 @@ struct ListCore {
     var journal = LocalJournal()
     /// The number of the next placeholder; local, never replicated.
     var nextPlaceholder: UInt64 = 1
+    /// The slots the latest change touched, for the owner to update the values it keeps by slot.
+    @usableFromInline var touched = TouchedSlots()
 
     /// Creates an empty replica.
     init(replica: ReplicaID) {
@@ -70,18 +72,8 @@ struct ListCore {
     /// The version vector: exactly the operations seen.
     var versionVector: VersionVector { seen.versionVector }
 
-    /// The result of applying updates.
-    @usableFromInline
-    struct Applied {
-        /// What the visible rows did.
-        @usableFromInline var change = ListChange()
-        /// For each update, the slot whose value register it set (nil when its value lost or was absent).
-        @usableFromInline var valueSlots: [Int32?] = []
-        /// Slots released by deletes.
-        @usableFromInline var freedSlots: [Int32] = []
-    }
-
-    /// Merges `updates` (unique row IDs) into the state and reports the change to the visible rows.
+    /// Merges `updates` (unique row IDs) into the state and reports the change to the visible rows; the
+    /// slots it touched are in ``touched``.
     ///
     /// Per register the greater stamp wins; a deletion removes the row for good. Rows that move or
     /// leave are taken out of the order first, then rows that move or appear are put in by key, so
@@ -89,8 +81,11 @@ struct ListCore {
     /// except those in `placeholderKeys` (slot and new key): a local operation that must displace a
     /// placeholder with a key equal to its new neighbour's re-keys it locally, reported as a move.
     /// - Complexity: O(k log n) for k updates; O(k) into an empty replica (``applyToEmpty(_:)``).
-    mutating func apply(_ updates: [RowUpdate], placeholderKeys: [(slot: Int32, key: PositionKey)] = []) -> Applied {
+    mutating func apply(
+        _ updates: [RowUpdate], placeholderKeys: [(slot: Int32, key: PositionKey)] = []
+    ) -> ListChange {
         if placeholderKeys.isEmpty && isEmpty { return applyToEmpty(updates) }
+        touched.removeAll()
         struct Plan {
             var slot: Int32?
             var wasVisible = false
@@ -131,17 +126,16 @@ struct ListCore {
             order.remove(at: oldIndex)
         }
 
-        var applied = Applied()
-        applied.valueSlots.reserveCapacity(updates.count)
+        touched.valueSlots.reserveCapacity(updates.count)
         for (offset, update) in updates.enumerated() {
             var plan = plans[offset]
             if plan.deletes {
                 if let slot = plan.slot {
                     rows.remove(slot)
-                    applied.freedSlots.append(slot)
+                    touched.freedSlots.append(slot)
                 }
                 tombstones.insert(update.id, deletedBy: update.deletion)
-                applied.valueSlots.append(nil)
+                touched.valueSlots.append(nil)
                 continue
             }
             if plan.slot == nil && (plan.takesPosition || plan.takesValue) {
@@ -156,7 +150,7 @@ struct ListCore {
             if plan.takesValue, let slot = plan.slot {
                 rows[slot].valueStamp = update.valueStamp
             }
-            applied.valueSlots.append(plan.takesValue ? plan.slot : nil)
+            touched.valueSlots.append(plan.takesValue ? plan.slot : nil)
         }
         for (slot, key) in placeholderKeys { rows[slot].key = key }
 
@@ -220,8 +214,7 @@ struct ListCore {
         change.inserted.sort()
         change.moved.sort { $0.from < $1.from }
         change.updated.sort()
-        applied.change = change
-        return applied
+        return change
     }
 
     /// Records operations as seen.
@@ -235,5 +228,39 @@ struct ListCore {
         seen.insert(counters, of: replica)
         nextCounter = max(nextCounter, counters.upperBound + 1)
         clock = max(clock, lamport)
+    }
+}
+
+/// The slots one change touched: where values were set and which slots were freed. Kept in the replica
+/// between changes, so that a change allocates nothing for them.
+@usableFromInline
+struct TouchedSlots {
+    /// For each update (or new row) of the change, in order, the slot whose value register it set; nil
+    /// when its value lost or was absent.
+    @usableFromInline var valueSlots: [Int32?] = []
+    /// Slots released by deletes and withdrawn placeholders.
+    @usableFromInline var freedSlots: [Int32] = []
+
+    /// Buffers larger than this many elements are released rather than kept for the next change.
+    static let keptCapacity = 1024
+
+    /// Empties both lists for a new change.
+    mutating func removeAll() {
+        valueSlots.removeAllKeepingSmallCapacity(upTo: Self.keptCapacity)
+        freedSlots.removeAllKeepingSmallCapacity(upTo: Self.keptCapacity)
+    }
+}
+
+extension Array {
+    /// Removes every element, keeping the buffer when its capacity is at most `limit`.
+    ///
+    /// One at a time: `removeAll(keepingCapacity:)` takes a generic path several times slower, and
+    /// most buffers emptied here hold one or a few elements.
+    mutating func removeAllKeepingSmallCapacity(upTo limit: Int) {
+        guard capacity <= limit else {
+            self = []
+            return
+        }
+        while !isEmpty { removeLast() }
     }
 }

@@ -55,12 +55,13 @@ extension ReplicatedList where Element: DragRepresentable {
         insertRun(&run, at: &cursor, into: &result)
         // One batch for the whole drop: rows that are neither moved nor new keep their relative order
         // (rows displaced from equal keys stay where they are too), so moves and inserts describe it.
-        result.change.moved = moves.compactMap { move in
-            index(forRow: move.row).map { ListChange.Move(from: move.from, to: $0) }
-        }.sorted { $0.from < $1.from }
-        result.change.inserted =
+        result.change.moved = CompactArray(
+            moves.compactMap { move in
+                index(forRow: move.row).map { ListChange.Move(from: move.from, to: $0) }
+            }.sorted { $0.from < $1.from })
+        result.change.inserted = CompactArray(
             (result.insertedRows.compactMap(index(forRow:))
-            + result.pendingLoads.compactMap { placeholderIndex($0.placeholder) }).sorted()
+                + result.pendingLoads.compactMap { placeholderIndex($0.placeholder) }).sorted())
         return result
     }
 

@@ -32,18 +32,20 @@ extension ReplicatedList {
     /// - Complexity: O(k log n) for k rows.
     @inlinable @discardableResult
     public func move(fromOffsets source: IndexSet, toOffset destination: Int) -> ListChange {
-        core.moveRows(at: Array(source), to: destination).change
+        core.moveRows(at: Array(source), to: destination)
     }
 
     /// Deletes the row at `index`.
     @inlinable @discardableResult
-    public func remove(at index: Int) -> ListChange { store(core.removeRows(at: [index])) { _ in nil } }
+    public func remove(at index: Int) -> ListChange {
+        store(core.removeRows(at: CompactArray(single: index))) { _ in nil }
+    }
 
     /// Deletes the rows at `offsets`.
     /// - Complexity: O(k log n) for k rows.
     @inlinable @discardableResult
     public func remove(atOffsets offsets: IndexSet) -> ListChange {
-        store(core.removeRows(at: Array(offsets))) { _ in nil }
+        store(core.removeRows(at: CompactArray(offsets))) { _ in nil }
     }
 
     /// Replaces the value of the row at `index`.

@@ -22,8 +22,8 @@ extension ReplicatedList {
     public func insertPlaceholders(
         showing provisionalValues: [Element], at index: Int
     ) -> (ids: [PlaceholderID], change: ListChange) {
-        let (ids, applied) = core.insertPlaceholders(count: provisionalValues.count, at: index)
-        return (ids, store(applied) { provisionalValues[$0] })
+        let (ids, change) = core.insertPlaceholders(count: provisionalValues.count, at: index)
+        return (ids, store(change) { provisionalValues[$0] })
     }
 
     /// The index of placeholder `id`, or nil when it is no longer pending.
@@ -47,8 +47,8 @@ extension ReplicatedList {
     public func commitPlaceholder(
         _ id: PlaceholderID, value: Element
     ) throws(PlaceholderError) -> (row: RowID, change: ListChange) {
-        guard let (row, applied) = core.commitPlaceholder(id) else { throw .notPending(id) }
-        return (row, store(applied) { _ in value })
+        guard let (row, change) = core.commitPlaceholder(id) else { throw .notPending(id) }
+        return (row, store(change) { _ in value })
     }
 
     /// Withdraws placeholder `id`, leaving no trace in the replicated state.
@@ -57,8 +57,8 @@ extension ReplicatedList {
     /// - Complexity: O(log n)
     @inlinable @discardableResult
     public func removePlaceholder(_ id: PlaceholderID) throws(PlaceholderError) -> ListChange {
-        guard let applied = core.removePlaceholder(id) else { throw .notPending(id) }
-        return store(applied) { _ in nil }
+        guard let change = core.removePlaceholder(id) else { throw .notPending(id) }
+        return store(change) { _ in nil }
     }
 }
 

@@ -96,17 +96,18 @@ public final class ReplicatedList<Element: Codable & Sendable> {
     /// Whether the row `id` was deleted (deletion is final).
     public func isDeleted(_ id: RowID) -> Bool { core.isDeleted(id) }
 
-    /// Stores decoded values for the slots an applied change touched and returns its batch.
+    /// Stores decoded values for the slots the core's latest change touched (``ListCore/touched``) and
+    /// returns its batch, `change`.
     @inlinable
-    func store(_ applied: ListCore.Applied, values newValues: (Int) -> Element?) -> ListChange {
+    func store(_ change: ListChange, values newValues: (Int) -> Element?) -> ListChange {
         let slotCount = core.rows.records.count
         while values.count < slotCount { values.append(nil) }
-        for slot in applied.freedSlots { values[Int(slot)] = nil }
-        for (offset, slot) in applied.valueSlots.enumerated() {
+        for slot in core.touched.freedSlots { values[Int(slot)] = nil }
+        for (offset, slot) in core.touched.valueSlots.enumerated() {
             guard let slot else { continue }
             values[Int(slot)] = newValues(offset)
         }
-        return applied.change
+        return change
     }
 
     /// The value in `slot`; every visible row has one.
