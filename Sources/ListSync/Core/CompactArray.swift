@@ -101,7 +101,12 @@ extension CompactArray: RandomAccessCollection, MutableCollection {
     public mutating func withContiguousMutableStorageIfAvailable<Result>(
         _ body: (inout UnsafeMutableBufferPointer<Element>) throws -> Result
     ) rethrows -> Result? {
-        try withArray { try $0.withUnsafeMutableBufferPointer(body) }
+        guard var element = single else { return try withArray { try $0.withUnsafeMutableBufferPointer(body) } }
+        defer { single = element }
+        return try withUnsafeMutablePointer(to: &element) { pointer in
+            var buffer = UnsafeMutableBufferPointer(start: pointer, count: 1)
+            return try body(&buffer)
+        }
     }
 }
 
@@ -109,11 +114,13 @@ extension CompactArray: RangeReplaceableCollection {
     /// Appends `element`; a first element is kept inline.
     @inlinable
     public mutating func append(_ element: Element) {
-        if single == nil && elements?.isEmpty ?? true {
-            elements = nil
-            single = element
+        if elements != nil {
+            elements!.append(element)
+        } else if let first = single {
+            single = nil
+            elements = [first, element]
         } else {
-            withArray { $0.append(element) }
+            single = element
         }
     }
 

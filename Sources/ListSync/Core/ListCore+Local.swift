@@ -83,28 +83,31 @@ extension ListCore {
     /// that was at `destination` (an index in the original rows, as in SwiftUI's `move(fromOffsets:toOffset:)`).
     /// - Complexity: O(k log n)
     @usableFromInline
-    mutating func moveRows(at offsets: [Int], to destination: Int) -> ListChange {
+    mutating func moveRows(at offsets: CompactArray<Int>, to destination: Int) -> ListChange {
         precondition(destination >= 0 && destination <= count, "destination \(destination) out of range 0...\(count)")
         var change = beginChange()
         guard let first = offsets.first, let last = offsets.last else { return ListChange() }
         precondition(first >= 0 && last < count, "move offsets out of range 0..<\(count)")
-        let moving = offsets.map { order.slot(at: $0) }
+        var leaf = OrderIndex.LeafRange()
+        var moving = CompactArray<Int32>()
+        for offset in offsets { moving.append(order.slot(at: offset, reusing: &leaf)) }
         precondition(moving.allSatisfy { rows[$0].placeholder == nil }, "a placeholder cannot be moved")
         // Already contiguous and landing where they are: nothing to do.
         if last - first + 1 == offsets.count && destination >= first && destination <= last + 1 { return ListChange() }
-        var leaf = OrderIndex.LeafRange()
         let displaced = place(
             count: offsets.count, at: destination, skipping: offsets, jitterSeed: change.firstCounter, reusing: &leaf)
         if displaced.isEmpty {
             for offset in offsets.reversed() { order.remove(at: offset) }
             let target = destination - offsets.lazy.filter { $0 < destination }.count
+            // The rows land after the row at `target - 1`: find its leaf once, then insert there.
+            if target > 0 { _ = order.slot(at: target - 1, reusing: &leaf) }
             var moved = CompactArray<ListChange.Move>()
             moved.reserveCapacity(offsets.count)
             for (offset, (slot, key)) in zip(moving, placedKeys).enumerated() {
                 rows[slot].key = key
                 let stamp = nextStamp(&change, for: rows[slot].id)
                 rows[slot].positionStamp = stamp
-                order.insert(slot, bound: rows.bound(of: slot), at: target + offset, rows: rows)
+                order.insert(slot, at: target + offset, reusing: &leaf, rows: rows)
                 moved.append(ListChange.Move(from: offsets[offset], to: target + offset))
             }
             moved.sort { $0.from < $1.from }
@@ -179,7 +182,8 @@ extension ListCore {
     /// that share the key of the row before it are displaced (by slot): they get keys after the new ones.
     /// A displaced placeholder is re-keyed locally; it stays right after the new rows.
     private mutating func place(
-        count: Int, at destination: Int, skipping: [Int], jitterSeed: UInt64, reusing leaf: inout OrderIndex.LeafRange
+        count: Int, at destination: Int, skipping: CompactArray<Int>, jitterSeed: UInt64,
+        reusing leaf: inout OrderIndex.LeafRange
     ) -> [Int32] {
         func isSkipped(_ index: Int) -> Bool {
             var low = 0
