@@ -40,16 +40,20 @@ struct ReferenceModelTests {
         }
     }
 
-    /// One random operation on `list` and the same on `model`: a block move, a delete, an edit, a block
-    /// insert, an insert right after the previous insert (typing, at `typing`) or anywhere.
+    /// One random operation on `list` and the same on `model`: a move of scattered rows or of a
+    /// contiguous block (up to 150 rows, so it spans leaves of the order index), a delete, an edit, a
+    /// block insert, an insert right after the previous insert (typing, at `typing`) or anywhere.
     static func randomStep(
         _ list: ReplicatedList<String>, _ model: inout [String], step: Int, typing: inout Int,
         using generator: inout SplitMix64
     ) -> ListChange {
         let value = "s\(step)"
-        switch Int.random(in: 0..<7, using: &generator) {
-        case 0 where !model.isEmpty:
-            let source = generator.offsets(in: model.count, maximum: 5)
+        switch Int.random(in: 0..<8, using: &generator) {
+        case 0 where !model.isEmpty, 7 where !model.isEmpty:
+            let source =
+                Bool.random(using: &generator)
+                ? generator.offsets(in: model.count, maximum: 5)
+                : generator.contiguousOffsets(in: model.count, count: Int.random(in: 1...150, using: &generator))
             let destination = Int.random(in: 0...model.count, using: &generator)
             referenceMove(&model, fromOffsets: source, toOffset: destination)
             return list.move(fromOffsets: source, toOffset: destination)

@@ -97,7 +97,14 @@ extension ListCore {
         let displaced = place(
             count: offsets.count, at: destination, skipping: offsets, jitterSeed: change.firstCounter, reusing: &leaf)
         if displaced.isEmpty {
-            for offset in offsets.reversed() { order.remove(at: offset) }
+            // Contiguous runs of the offsets, last run first so that the earlier ones keep their indexes.
+            var end = offsets.count
+            while end > 0 {
+                var start = end - 1
+                while start > 0 && offsets[start - 1] == offsets[start] - 1 { start -= 1 }
+                order.removeSubrange(offsets[start]..<(offsets[end - 1] + 1))
+                end = start
+            }
             let target = destination - offsets.lazy.filter { $0 < destination }.count
             // The rows land after the row at `target - 1`: find its leaf once, then insert there.
             if target > 0 { _ = order.slot(at: target - 1, reusing: &leaf) }

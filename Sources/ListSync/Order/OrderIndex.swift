@@ -364,38 +364,56 @@ struct OrderIndex {
     @discardableResult
     mutating func remove(at index: Int) -> Int32 {
         precondition(index >= 0 && index < count, "index \(index) out of range 0..<\(count)")
-        count -= 1
-        version += 1
-        let slot = remove(at: index, from: root, level: height)
-        collapseRoot()
-        return slot
+        return removeRun(at: index, upTo: 1).first
     }
 
-    /// Removes from the subtree of `node`; empty children are dropped and sparse leaves merged.
-    private mutating func remove(at index: Int, from node: Int32, level: Int) -> Int32 {
+    /// Removes the entries in `range`, one descent per leaf they are in.
+    /// - Complexity: O(k + log n) for k entries in one leaf, O(k log n) at worst
+    mutating func removeSubrange(_ range: Range<Int>) {
+        precondition(range.lowerBound >= 0 && range.upperBound <= count, "range \(range) out of range 0..<\(count)")
+        var remaining = range.count
+        while remaining > 0 { remaining -= removeRun(at: range.lowerBound, upTo: remaining).count }
+    }
+
+    /// Removes the entries from `index` on, at most `limit` and only those in the leaf holding `index`;
+    /// returns how many it removed and the first of them.
+    private mutating func removeRun(at index: Int, upTo limit: Int) -> (count: Int, first: Int32) {
+        let removed = remove(at: index, upTo: limit, from: root, level: height)
+        count -= removed.count
+        version += 1
+        collapseRoot()
+        return removed
+    }
+
+    /// Removes a run from the subtree of `node` (see ``removeRun(at:upTo:)``); empty children are
+    /// dropped and sparse leaves merged.
+    private mutating func remove(
+        at index: Int, upTo limit: Int, from node: Int32, level: Int
+    ) -> (count: Int, first: Int32) {
         if level == 0 {
             let width = Int(leafWidths[Int(node)])
             precondition(index < width, "leaf index out of range")
-            leafWidths[Int(node)] -= 1
+            let removed = min(limit, width - index)
+            leafWidths[Int(node)] -= Int32(removed)
             return leafSlots.withUnsafeMutableBufferPointer { buffer in
                 let entry = buffer.baseAddress.unsafelyUnwrapped + Int(node) * Self.leafCapacity + index
-                let slot = entry.pointee
-                entry.update(from: entry + 1, count: width - index - 1)
-                return slot
+                let first = entry.pointee
+                entry.update(from: entry + removed, count: width - index - removed)
+                return (removed, first)
             }
         }
         let (position, local) = child(of: node, containing: index)
         let base = Int(node) * Self.branchCapacity
-        childCounts[base + position] -= 1
         let child = children[base + position]
-        let slot = remove(at: local, from: child, level: level - 1)
+        let removed = remove(at: local, upTo: limit, from: child, level: level - 1)
+        childCounts[base + position] -= removed.count
         if childCounts[base + position] == 0 {
             if level == 1 { freeLeaves.append(child) } else { freeBranches.append(child) }
             removeChild(at: position, from: node)
         } else if level == 1 {
             mergeSparseLeaf(at: position, of: node)
         }
-        return slot
+        return removed
     }
 
     /// Joins leaf child `position` of `parent` with a neighbour when it is small and both fit in half a leaf.
