@@ -126,6 +126,15 @@ struct OrderIndex {
         return childCounts.withUnsafeBufferPointer { counts in
             var position = 0
             var local = index
+            // Four children at a time while all four lie before `index`, then one at a time.
+            while position + 4 <= last {
+                let four =
+                    counts[base + position] + counts[base + position + 1] + counts[base + position + 2]
+                    + counts[base + position + 3]
+                guard local >= four else { break }
+                local -= four
+                position += 4
+            }
             while position < last && local >= counts[base + position] {
                 local -= counts[base + position]
                 position += 1
