@@ -112,7 +112,7 @@
 
         /// Applies a batch exactly as ``ListChange`` describes it.
         private static func apply(_ change: ListChange, to tableView: UITableView) {
-            func paths(_ rows: [Int]) -> [IndexPath] { rows.map { IndexPath(row: $0, section: 0) } }
+            func paths(_ rows: CompactArray<Int>) -> [IndexPath] { rows.map { IndexPath(row: $0, section: 0) } }
             tableView.performBatchUpdates {
                 tableView.deleteRows(at: paths(change.removed), with: .automatic)
                 tableView.insertRows(at: paths(change.inserted), with: .automatic)
