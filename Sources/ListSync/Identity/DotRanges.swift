@@ -22,7 +22,8 @@ struct CounterRanges: Hashable, Sendable {
         // Fast path: extends the last range, the common case for a replica's own operations.
         if let last = ranges.last, range.lowerBound >= last.lowerBound {
             if range.lowerBound <= last.upperBound &+ 1 {
-                ranges[ranges.count - 1] = last.lowerBound...max(last.upperBound, range.upperBound)
+                ranges[ranges.count - 1] = ClosedRange(
+                    uncheckedBounds: (last.lowerBound, max(last.upperBound, range.upperBound)))
             } else {
                 ranges.append(range)
             }
@@ -111,6 +112,7 @@ struct DotRanges: Hashable, Sendable {
     private(set) var entries: [Entry] = []
 
     /// The position of `replica` in `entries`, or where it would be inserted.
+    @inline(__always)
     private func search(_ replica: ReplicaID) -> (index: Int, found: Bool) {
         var low = 0
         var high = entries.count
