@@ -6,8 +6,8 @@
 public struct CompactArray<Element> {
     /// The only element, when there is exactly one and `elements` is nil.
     @usableFromInline var single: Element?
-    /// The elements, when `single` is nil; nil rather than empty, so that an empty or one-element array
-    /// holds no reference.
+    /// The elements, when `single` is nil. Nil for an array made empty or with one element, so that it
+    /// holds no reference; an array emptied by removals may keep its buffer here.
     @usableFromInline var elements: [Element]?
 
     /// An empty array.
