@@ -216,7 +216,7 @@ extension ListCore {
             while upperIndex < self.count && isSkipped(upperIndex) { upperIndex += 1 }
             upper = upperIndex < self.count ? rows[order.slot(at: upperIndex, reusing: &leaf)].key : nil
         }
-        placedKeys.removeAllKeepingSmallCapacity(upTo: TouchedSlots.keptCapacity)
+        placedKeys.removeAllKeepingSmallBuffer()
         allocator.allocate(
             count: count + displaced.count, after: lower, before: upper,
             jitter: SplitMix64.mix(replica.rawValue ^ jitterSeed), into: &placedKeys)

@@ -241,23 +241,21 @@ struct TouchedSlots {
     /// Slots released by deletes and withdrawn placeholders.
     @usableFromInline var freedSlots: [Int32] = []
 
-    /// Buffers larger than this many elements are released rather than kept for the next change.
-    static let keptCapacity = 1024
-
     /// Empties both lists for a new change.
     mutating func removeAll() {
-        valueSlots.removeAllKeepingSmallCapacity(upTo: Self.keptCapacity)
-        freedSlots.removeAllKeepingSmallCapacity(upTo: Self.keptCapacity)
+        valueSlots.removeAllKeepingSmallBuffer()
+        freedSlots.removeAllKeepingSmallBuffer()
     }
 }
 
 extension Array {
-    /// Removes every element, keeping the buffer when its capacity is at most `limit`.
+    /// Removes every element of a buffer reused from change to change, keeping the buffer unless it
+    /// grew past 1,024 elements (a large batch), which is released instead.
     ///
     /// One at a time: `removeAll(keepingCapacity:)` takes a generic path several times slower, and
     /// most buffers emptied here hold one or a few elements.
-    mutating func removeAllKeepingSmallCapacity(upTo limit: Int) {
-        guard capacity <= limit else {
+    mutating func removeAllKeepingSmallBuffer() {
+        guard capacity <= 1024 else {
             self = []
             return
         }

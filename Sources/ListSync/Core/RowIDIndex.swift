@@ -3,7 +3,8 @@
 ///
 /// A bucket is 8 bytes, not the 20 of an ID and a slot: it keeps the slot and the top 32 bits of the
 /// ID's hash. The bucket an entry belongs in follows from those bits alone, so growing and deleting
-/// never read the table; a lookup reads the ID back from the table only when the hash bits match. Deletion shifts later entries back, so lookups never meet tombstones.
+/// never read the table; a lookup reads the ID back from the table only when the hash bits match.
+/// Deletion shifts later entries back, so lookups never meet tombstones.
 struct RowIDIndex {
     /// Per bucket: the hash's top 32 bits, then the slot plus one (0: an empty bucket).
     private var buckets: ContiguousArray<UInt64>
