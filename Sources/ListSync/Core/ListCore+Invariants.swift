@@ -6,6 +6,7 @@ extension ListCore {
     /// every placeholder in the order exactly once, without stamps, and never in the row table's lookup.
     func checkInvariants() {
         order.checkStructure(rows: rows)
+        let seen = self.seen
         var previous: OrderIndex.Bound?
         var ordered = Set<Int32>()
         order.forEachInOrder { slot in

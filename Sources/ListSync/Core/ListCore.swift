@@ -14,8 +14,11 @@ struct ListCore {
     let replica: ReplicaID
     /// The Lamport clock: the highest Lamport time seen or made.
     var clock: UInt64 = 0
-    /// Every operation seen, exactly.
-    private(set) var seen = DotRanges()
+    /// Every operation seen, exactly, but for the latest local counters (``localRun``).
+    private var seenBeforeLocalRun = DotRanges()
+    /// This replica's latest consecutive counters, kept out of ``seenBeforeLocalRun`` so that recording a
+    /// local change is a comparison instead of an update of nested arrays.
+    private var localRun: ClosedRange<UInt64>?
     /// Rows known and not deleted.
     @usableFromInline var rows = RowTable()
     /// Visible rows in order.
@@ -67,6 +70,14 @@ struct ListCore {
     /// Makes local operations use counters from `counter` up (durable storage after a restart).
     mutating func raiseNextCounter(to counter: UInt64) {
         nextCounter = max(nextCounter, counter)
+    }
+
+    /// Every operation seen, exactly.
+    var seen: DotRanges {
+        guard let localRun else { return seenBeforeLocalRun }
+        var seen = seenBeforeLocalRun
+        seen.insert(localRun, of: replica)
+        return seen
     }
 
     /// The version vector: exactly the operations seen.
@@ -219,13 +230,18 @@ struct ListCore {
 
     /// Records operations as seen.
     mutating func markSeen(_ ranges: DotRanges) {
-        seen.formUnion(ranges)
-        nextCounter = max(nextCounter, seen.upperBound(of: replica) + 1)
+        seenBeforeLocalRun.formUnion(ranges)
+        nextCounter = max(nextCounter, seenBeforeLocalRun.upperBound(of: replica) + 1)
     }
 
     /// Records this replica's counters `counters` as seen and advances the clock to `lamport`.
     mutating func markLocal(_ counters: ClosedRange<UInt64>, lamport: UInt64) {
-        seen.insert(counters, of: replica)
+        if let run = localRun, counters.lowerBound == run.upperBound &+ 1 {
+            localRun = ClosedRange(uncheckedBounds: (run.lowerBound, counters.upperBound))
+        } else {
+            if let run = localRun { seenBeforeLocalRun.insert(run, of: replica) }
+            localRun = counters
+        }
         nextCounter = max(nextCounter, counters.upperBound + 1)
         clock = max(clock, lamport)
     }
@@ -254,7 +270,9 @@ extension Array {
     ///
     /// One at a time: `removeAll(keepingCapacity:)` takes a generic path several times slower, and
     /// most buffers emptied here hold one or a few elements.
+    @inline(__always)
     mutating func removeAllKeepingSmallBuffer() {
+        guard !isEmpty else { return }
         guard capacity <= 1024 else {
             self = []
             return
