@@ -53,7 +53,7 @@ extension ListCore {
                 touched.valueSlots.append(slot)
             }
             commit(change)
-            return ListChange(inserted: CompactArray(index..<(index + count)))
+            return ListChange(inserting: index..<(index + count))
         }
         var updates: [RowUpdate] = []
         for key in placedKeys.prefix(count) {
@@ -76,7 +76,7 @@ extension ListCore {
         order.insert(slot, bound: rows.bound(of: slot), at: index, rows: rows)
         commit(change)
         touched.valueSlots.append(slot)
-        return ListChange(inserted: CompactArray(single: index))
+        return ListChange(.inserted(index))
     }
 
     /// Moves the visible rows at `offsets` (ascending, unique) as a block so they land before the row
@@ -119,7 +119,7 @@ extension ListCore {
             }
             moved.sort { $0.from < $1.from }
             commit(change)
-            return ListChange(moved: moved)
+            return ListChange(moving: moved)
         }
         var updates: [RowUpdate] = []
         let placeholderKeys = appendMoves(
@@ -145,7 +145,7 @@ extension ListCore {
             touched.freedSlots.append(slot)
         }
         commit(change)
-        return ListChange(removed: offsets)
+        return ListChange(removing: offsets)
     }
 
     /// Sets a new value stamp on the visible row at `index` (the caller stores the value).
@@ -161,7 +161,7 @@ extension ListCore {
         rows[slot].valueStamp = stamp
         commit(change)
         touched.valueSlots.append(slot)
-        return ListChange(updated: CompactArray(single: index))
+        return ListChange(.updated(index))
     }
 
     /// Appends a move of each row in `slots` to its key; returns the placeholders among them with their

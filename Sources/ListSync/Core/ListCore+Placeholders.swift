@@ -33,7 +33,7 @@ extension ListCore {
             ids.append(id)
             touched.valueSlots.append(slot)
         }
-        return (ids, ListChange(inserted: CompactArray(destination..<(destination + count))))
+        return (ids, ListChange(inserting: destination..<(destination + count)))
     }
 
     /// The index of placeholder `id`, or nil when it is not pending.
@@ -52,7 +52,7 @@ extension ListCore {
         guard let index = index(of: id), let slot = rows.removePlaceholder(id) else { return nil }
         order.remove(at: index)
         touched.freedSlots.append(slot)
-        return ListChange(removed: CompactArray(single: index))
+        return ListChange(.removed(index))
     }
 
     /// Turns placeholder `id` into a new row at the placeholder's current key, or, when that key is no
