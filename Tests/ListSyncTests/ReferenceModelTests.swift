@@ -42,13 +42,14 @@ struct ReferenceModelTests {
 
     /// One random operation on `list` and the same on `model`: a move of scattered rows or of a
     /// contiguous block (up to 150 rows, so it spans leaves of the order index), a delete, an edit, a
-    /// block insert, an insert right after the previous insert (typing, at `typing`) or anywhere.
+    /// block insert, an insert right after the previous insert (typing, at `typing`), a delete right
+    /// before it (backspace) or an insert anywhere.
     static func randomStep(
         _ list: ReplicatedList<String>, _ model: inout [String], step: Int, typing: inout Int,
         using generator: inout SplitMix64
     ) -> ListChange {
         let value = "s\(step)"
-        switch Int.random(in: 0..<8, using: &generator) {
+        switch Int.random(in: 0..<9, using: &generator) {
         case 0 where !model.isEmpty, 7 where !model.isEmpty:
             let source =
                 Bool.random(using: &generator)
@@ -74,6 +75,11 @@ struct ReferenceModelTests {
             typing = min(typing + 1, model.count)
             model.insert(value, at: typing)
             return list.insert(value, at: typing)
+        case 5 where typing > 0 && typing <= model.count:
+            // Backspace: deletes the row before the typing position, next to the previous edit.
+            typing -= 1
+            model.remove(at: typing)
+            return list.remove(at: typing)
         default:
             let index = Int.random(in: 0...model.count, using: &generator)
             typing = index

@@ -41,15 +41,14 @@ extension ListCore {
         precondition(index >= 0 && index <= self.count, "insert index \(index) out of range 0...\(self.count)")
         var change = beginChange()
         guard count > 0 else { return ListChange() }
-        var leaf = OrderIndex.LeafRange()
-        let displaced = place(count: count, at: index, skipping: [], jitterSeed: change.firstCounter, reusing: &leaf)
+        let displaced = place(count: count, at: index, skipping: [], jitterSeed: change.firstCounter)
         if displaced.isEmpty {
             touched.valueSlots.reserveCapacity(count)
             for offset in 0..<count {
                 let key = placedKeys[offset]
                 let stamp = nextStamp(&change)
                 let slot = rows.add(RowRecord(id: stamp.dot, key: key, positionStamp: stamp, valueStamp: stamp))
-                order.insert(slot, at: index + offset, reusing: &leaf, rows: rows)
+                order.insert(slot, at: index + offset, rows: rows)
                 touched.valueSlots.append(slot)
             }
             commit(change)
@@ -88,14 +87,13 @@ extension ListCore {
         var change = beginChange()
         guard let first = offsets.first, let last = offsets.last else { return ListChange() }
         precondition(first >= 0 && last < count, "move offsets out of range 0..<\(count)")
-        var leaf = OrderIndex.LeafRange()
         var moving = CompactArray<Int32>()
-        for offset in offsets { moving.append(order.slot(at: offset, reusing: &leaf)) }
+        for offset in offsets { moving.append(order.fingerSlot(at: offset)) }
         precondition(moving.allSatisfy { rows[$0].placeholder == nil }, "a placeholder cannot be moved")
         // Already contiguous and landing where they are: nothing to do.
         if last - first + 1 == offsets.count && destination >= first && destination <= last + 1 { return ListChange() }
         let displaced = place(
-            count: offsets.count, at: destination, skipping: offsets, jitterSeed: change.firstCounter, reusing: &leaf)
+            count: offsets.count, at: destination, skipping: offsets, jitterSeed: change.firstCounter)
         if displaced.isEmpty {
             // Contiguous runs of the offsets, last run first so that the earlier ones keep their indexes.
             var end = offsets.count
@@ -107,14 +105,14 @@ extension ListCore {
             }
             let target = destination - offsets.lazy.filter { $0 < destination }.count
             // The rows land after the row at `target - 1`: find its leaf once, then insert there.
-            if target > 0 { _ = order.slot(at: target - 1, reusing: &leaf) }
+            if target > 0 { _ = order.fingerSlot(at: target - 1) }
             var moved = CompactArray<ListChange.Move>()
             moved.reserveCapacity(offsets.count)
             for (offset, (slot, key)) in zip(moving, placedKeys).enumerated() {
                 rows[slot].key = key
                 let stamp = nextStamp(&change, for: rows[slot].id)
                 rows[slot].positionStamp = stamp
-                order.insert(slot, at: target + offset, reusing: &leaf, rows: rows)
+                order.insert(slot, at: target + offset, rows: rows)
                 moved.append(ListChange.Move(from: offsets[offset], to: target + offset))
             }
             moved.sort { $0.from < $1.from }
@@ -189,8 +187,7 @@ extension ListCore {
     /// that share the key of the row before it are displaced (by slot): they get keys after the new ones.
     /// A displaced placeholder is re-keyed locally; it stays right after the new rows.
     private mutating func place(
-        count: Int, at destination: Int, skipping: CompactArray<Int>, jitterSeed: UInt64,
-        reusing leaf: inout OrderIndex.LeafRange
+        count: Int, at destination: Int, skipping: CompactArray<Int>, jitterSeed: UInt64
     ) -> [Int32] {
         func isSkipped(_ index: Int) -> Bool {
             var low = 0
@@ -201,20 +198,20 @@ extension ListCore {
             }
             return low < skipping.count && skipping[low] == index
         }
-        // Neighbours are usually in one leaf: descend the order only when leaving the last leaf read
-        // (`leaf`, which the caller may reuse to insert there).
+        // Neighbours are usually in one leaf: the order's finger descends only when leaving the last leaf
+        // read (where the caller then inserts without a descent).
         var lowerIndex = destination - 1
         while lowerIndex >= 0 && isSkipped(lowerIndex) { lowerIndex -= 1 }
         var upperIndex = destination
         while upperIndex < self.count && isSkipped(upperIndex) { upperIndex += 1 }
-        let lower = lowerIndex >= 0 ? rows[order.slot(at: lowerIndex, reusing: &leaf)].key : nil
-        var upper = upperIndex < self.count ? rows[order.slot(at: upperIndex, reusing: &leaf)].key : nil
+        let lower = lowerIndex >= 0 ? rows[order.fingerSlot(at: lowerIndex)].key : nil
+        var upper = upperIndex < self.count ? rows[order.fingerSlot(at: upperIndex)].key : nil
         var displaced: [Int32] = []
         while let key = upper, key == lower {
-            displaced.append(order.slot(at: upperIndex, reusing: &leaf))
+            displaced.append(order.fingerSlot(at: upperIndex))
             upperIndex += 1
             while upperIndex < self.count && isSkipped(upperIndex) { upperIndex += 1 }
-            upper = upperIndex < self.count ? rows[order.slot(at: upperIndex, reusing: &leaf)].key : nil
+            upper = upperIndex < self.count ? rows[order.fingerSlot(at: upperIndex)].key : nil
         }
         placedKeys.removeAllKeepingSmallBuffer()
         allocator.allocate(

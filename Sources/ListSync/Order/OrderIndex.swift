@@ -51,10 +51,12 @@ struct OrderIndex {
     private var height = 0
     /// The number of entries.
     @usableFromInline private(set) var count = 0
-    /// Changes with every insertion and removal, so a ``LeafRange`` can tell it is stale.
+    /// Changes with every insertion and removal, so the finger can tell it is stale.
     private var version: UInt64 = 1
-    /// Where the last descent of ``slot(at:reusing:)`` went: per level from the root, the position in
-    /// `childCounts` of the child it took.
+    /// The leaf the latest ``fingerSlot(at:)`` descended to, kept current by edits inside it, so that
+    /// work near the previous edit (typing, deleting, dropping next to the last drop) needs no descent.
+    private var finger = Finger()
+    /// The finger's path: per level from the root, the position in `childCounts` of the child taken.
     private var path: [Int] = []
 
     /// An empty index.
@@ -169,20 +171,26 @@ struct OrderIndex {
         return (node, start, start + Int(leafWidths[Int(node)]))
     }
 
-    /// A leaf found by ``slot(at:reusing:)``: the indexes of its first entry and past its last, and the
-    /// index's structure version then (a range from another version is stale and never used).
-    struct LeafRange {
+    /// A leaf reached by ``fingerSlot(at:)``: the indexes of its first entry and past its last, and the
+    /// index's version then (a finger from another version is stale and never used).
+    private struct Finger {
         var leaf: Int32 = 0
         var start = 0
         var end = 0
         var version: UInt64 = 0
     }
 
-    /// The slot at `index`, descending only when `leaf` (from an earlier call, or empty) is stale or does
-    /// not hold it; a descent records its path for ``insert(_:at:reusing:rows:)``.
-    /// - Complexity: O(1) within the leaf, else O(log n)
-    mutating func slot(at index: Int, reusing leaf: inout LeafRange) -> Int32 {
-        if leaf.version != version || index < leaf.start || index >= leaf.end {
+    /// Whether the finger is current and its leaf holds `index`.
+    @inline(__always)
+    private func fingerHolds(_ index: Int) -> Bool {
+        finger.version == version && index >= finger.start && index < finger.end
+    }
+
+    /// The slot at `index`, read in the finger's leaf when it holds `index`, else found by a descent that
+    /// moves the finger there.
+    /// - Complexity: O(1) in the finger's leaf, else O(log n)
+    mutating func fingerSlot(at index: Int) -> Int32 {
+        if !fingerHolds(index) {
             precondition(index >= 0 && index < count, "index \(index) out of range 0..<\(count)")
             if path.count != height { path = Array(repeating: 0, count: height) }
             var node = root
@@ -194,9 +202,20 @@ struct OrderIndex {
                 local = inner
             }
             let start = index - local
-            leaf = LeafRange(leaf: node, start: start, end: start + Int(leafWidths[Int(node)]), version: version)
+            finger = Finger(leaf: node, start: start, end: start + Int(leafWidths[Int(node)]), version: version)
         }
-        return leafSlots[Int(leaf.leaf) * Self.leafCapacity + index - leaf.start]
+        return leafSlots[Int(finger.leaf) * Self.leafCapacity + index - finger.start]
+    }
+
+    /// Records an edit of `delta` entries inside the finger's leaf: the counts on its path, the number of
+    /// entries and the version change, and the finger stays current.
+    @inline(__always)
+    private mutating func fingerLeafChanged(by delta: Int) {
+        for position in path { childCounts[position] += delta }
+        count += delta
+        version += 1
+        finger.end += delta
+        finger.version = version
     }
 
     /// The slot at `offset` of leaf `leaf` (from ``leaf(containing:)``).
@@ -266,23 +285,19 @@ struct OrderIndex {
         height += 1
     }
 
-    /// Inserts `slot` at `index` like ``insert(_:bound:at:rows:)``, without descending when `leaf` (from
-    /// ``slot(at:reusing:)``, current) holds the place: after its first entry (so no bound changes) and
-    /// with room (so nothing splits). Keeps `leaf` current.
+    /// Inserts `slot` at `index` like ``insert(_:bound:at:rows:)``, without descending when the finger's
+    /// leaf holds the place: after its first entry (so no bound changes), before its end unless that is
+    /// the end of the index, and with room (so nothing splits).
     /// - Complexity: O(height) then, else O(log n)
-    mutating func insert(_ slot: Int32, at index: Int, reusing leaf: inout LeafRange, rows: borrowing RowTable) {
-        guard leaf.version == version, index > leaf.start, index < leaf.end || index == count,
-            index <= leaf.end, leaf.end - leaf.start < Self.leafCapacity
+    mutating func insert(_ slot: Int32, at index: Int, rows: borrowing RowTable) {
+        guard finger.version == version, index > finger.start, index < finger.end || index == count,
+            index <= finger.end, finger.end - finger.start < Self.leafCapacity
         else {
             insert(slot, bound: rows.bound(of: slot), at: index, rows: rows)
             return
         }
-        for position in path { childCounts[position] += 1 }
-        put(slot, inLeaf: leaf.leaf, at: index - leaf.start)
-        count += 1
-        version += 1
-        leaf.end += 1
-        leaf.version = version
+        put(slot, inLeaf: finger.leaf, at: index - finger.start)
+        fingerLeafChanged(by: 1)
     }
 
     /// Inserts into the subtree of `node`; returns the new right sibling when `node` split.
@@ -369,9 +384,23 @@ struct OrderIndex {
     // MARK: Removal
 
     /// Removes and returns the slot at `index`.
-    /// - Complexity: O(log n)
+    /// - Complexity: O(height) in the finger's leaf, else O(log n)
     @discardableResult
     mutating func remove(at index: Int) -> Int32 {
+        // In the finger's leaf, when it stays at least a quarter full (so no leaf is merged): no descent.
+        if fingerHolds(index) && finger.end - finger.start > Self.leafCapacity / 4 {
+            let first = leafSlots.withUnsafeMutableBufferPointer { buffer in
+                let entry =
+                    buffer.baseAddress.unsafelyUnwrapped + Int(finger.leaf) * Self.leafCapacity + index
+                    - finger.start
+                let first = entry.pointee
+                entry.update(from: entry + 1, count: finger.end - index - 1)
+                return first
+            }
+            leafWidths[Int(finger.leaf)] -= 1
+            fingerLeafChanged(by: -1)
+            return first
+        }
         precondition(index >= 0 && index < count, "index \(index) out of range 0..<\(count)")
         return removeRun(at: index, upTo: 1).first
     }
