@@ -39,7 +39,7 @@ enum RowOperation<Value: Codable & Sendable & Equatable> {
                 list.remove(atOffsets: IndexSet(integersIn: index..<(index + count)))
             }
         case .move(let from, let to):
-            list.move(fromOffsets: IndexSet(integer: from), toOffset: to > from ? to + 1 : to)
+            list.move(from: from, to: to)
         case .blockMove(let start, let count, let destination):
             list.move(
                 fromOffsets: IndexSet(integersIn: start..<(start + count)),

@@ -40,16 +40,16 @@ struct ReferenceModelTests {
         }
     }
 
-    /// One random operation on `list` and the same on `model`: a move of scattered rows or of a
-    /// contiguous block (up to 150 rows, so it spans leaves of the order index), a delete, an edit, a
-    /// block insert, an insert right after the previous insert (typing, at `typing`), a delete right
-    /// before it (backspace) or an insert anywhere.
+    /// One random operation on `list` and the same on `model`: a move of scattered rows, of a
+    /// contiguous block (up to 150 rows, so it spans leaves of the order index) or of one row to an
+    /// index of the new rows, a delete, an edit, a block insert, an insert right after the previous
+    /// insert (typing, at `typing`), a delete right before it (backspace) or an insert anywhere.
     static func randomStep(
         _ list: ReplicatedList<String>, _ model: inout [String], step: Int, typing: inout Int,
         using generator: inout SplitMix64
     ) -> ListChange {
         let value = "s\(step)"
-        switch Int.random(in: 0..<9, using: &generator) {
+        switch Int.random(in: 0..<10, using: &generator) {
         case 0 where !model.isEmpty, 7 where !model.isEmpty:
             let source =
                 Bool.random(using: &generator)
@@ -75,6 +75,12 @@ struct ReferenceModelTests {
             typing = min(typing + 1, model.count)
             model.insert(value, at: typing)
             return list.insert(value, at: typing)
+        case 6 where !model.isEmpty:
+            // A table view's reorder of one row: it ends up at `destination` of the new rows.
+            let source = Int.random(in: 0..<model.count, using: &generator)
+            let destination = Int.random(in: 0..<model.count, using: &generator)
+            model.insert(model.remove(at: source), at: destination)
+            return list.move(from: source, to: destination)
         case 5 where typing > 0 && typing <= model.count:
             // Backspace: deletes the row before the typing position, next to the previous edit.
             typing -= 1

@@ -1,5 +1,6 @@
 import Foundation
 import ListSync
+import TestSupport
 import Testing
 
 /// One test per situation of the semantics table (DESIGN.md section 1).
@@ -211,5 +212,37 @@ struct SemanticsTests {
         try c.merge(insert)
         c._checkInvariants()
         #expect(c.isEmpty)
+    }
+}
+
+extension SemanticsTests {
+    /// `a y x b c` where `y` (replica 1) and `x` (replica 4) were inserted concurrently into the same gap
+    /// with equal keys: both draw the same jitter (it mixes the replica ID with the next counter, 4 and
+    /// 1 here), the rare tie made certain. The row ID orders `y` first.
+    func tiedRows() throws -> (ReplicatedList<String>, ReplicatedList<String>) {
+        let (local, peer) = try pair(["a", "b", "c"], a: 1, b: 4)
+        local.insert("y", at: 1)
+        peer.insert("x", at: 1)
+        try sync(local, peer)
+        #expect(values(local) == ["a", "y", "x", "b", "c"])
+        #expect(local.positionKey(at: 1) == local.positionKey(at: 2))
+        return (local, peer)
+    }
+
+    /// Moving rows between two rows with equal keys: no key lies between them, so the row after the gap
+    /// is displaced (moved after the moved rows); every replica ends with the moved rows in the gap.
+    @Test(arguments: [false, true])
+    func aMoveIntoATieDisplacesTheRowAfterIt(block: Bool) throws {
+        let (local, peer) = try tiedRows()
+        var mirror = BatchMirror(Array(local))
+        let change =
+            block ? local.move(fromOffsets: [3, 4], toOffset: 2) : local.move(from: 4, to: 2)
+        try mirror.apply(change, from: local)
+        local._checkInvariants()
+        let expected = block ? ["a", "y", "b", "c", "x"] : ["a", "y", "c", "x", "b"]
+        #expect(values(local) == expected)
+        #expect(local.positionKey(at: 1) < local.positionKey(at: 2))
+        try sync(local, peer)
+        #expect(values(peer) == expected && peer.snapshot() == local.snapshot())
     }
 }

@@ -41,7 +41,7 @@ extension ListCore {
         precondition(index >= 0 && index <= self.count, "insert index \(index) out of range 0...\(self.count)")
         var change = beginChange()
         guard count > 0 else { return ListChange() }
-        let displaced = place(count: count, at: index, skipping: [], jitterSeed: change.firstCounter)
+        let displaced = place(count: count, at: index, jitterSeed: change.firstCounter)
         if displaced.isEmpty {
             touched.valueSlots.reserveCapacity(count)
             for offset in 0..<count {
@@ -92,38 +92,42 @@ extension ListCore {
         precondition(moving.allSatisfy { rows[$0].placeholder == nil }, "a placeholder cannot be moved")
         // Already contiguous and landing where they are: nothing to do.
         if last - first + 1 == offsets.count && destination >= first && destination <= last + 1 { return ListChange() }
-        let displaced = place(
-            count: offsets.count, at: destination, skipping: offsets, jitterSeed: change.firstCounter)
-        if displaced.isEmpty {
-            // Contiguous runs of the offsets, last run first so that the earlier ones keep their indexes.
-            var end = offsets.count
-            while end > 0 {
-                var start = end - 1
-                while start > 0 && offsets[start - 1] == offsets[start] - 1 { start -= 1 }
-                order.removeSubrange(offsets[start]..<(offsets[end - 1] + 1))
-                end = start
-            }
-            let target = destination - offsets.lazy.filter { $0 < destination }.count
-            // The rows land after the row at `target - 1`: find its leaf once, then insert there.
-            if target > 0 { _ = order.fingerSlot(at: target - 1) }
-            var moved = CompactArray<ListChange.Move>()
-            moved.reserveCapacity(offsets.count)
-            for (offset, (slot, key)) in zip(moving, placedKeys).enumerated() {
-                rows[slot].key = key
-                let stamp = nextStamp(&change, for: rows[slot].id)
-                rows[slot].positionStamp = stamp
-                order.insert(slot, at: target + offset, rows: rows)
-                moved.append(ListChange.Move(from: offsets[offset], to: target + offset))
-            }
-            moved.sort { $0.from < $1.from }
-            commit(change)
-            return ListChange(moving: moved)
+        // Take the rows out first (the finger is in the leaf of the last one), contiguous runs last run
+        // first so that the earlier ones keep their indexes; then place them among the remaining rows.
+        var end = offsets.count
+        while end > 0 {
+            var start = end - 1
+            while start > 0 && offsets[start - 1] == offsets[start] - 1 { start -= 1 }
+            order.removeSubrange(offsets[start]..<(offsets[end - 1] + 1))
+            end = start
         }
-        var updates: [RowUpdate] = []
-        let placeholderKeys = appendMoves(
-            of: moving + displaced, keys: placedKeys[...], to: &updates, change: &change)
+        let target = destination - offsets.lazy.filter { $0 < destination }.count
+        let displaced = place(count: offsets.count, at: target, jitterSeed: change.firstCounter)
+        guard displaced.isEmpty else {
+            // Rows must be displaced: put the moving rows back where they were and merge the moves.
+            for (offset, slot) in zip(offsets, moving) {
+                order.insert(slot, bound: rows.bound(of: slot), at: offset, rows: rows)
+            }
+            var updates: [RowUpdate] = []
+            let placeholderKeys = appendMoves(
+                of: moving + displaced, keys: placedKeys[...], to: &updates, change: &change)
+            commit(change)
+            return apply(updates, placeholderKeys: placeholderKeys)
+        }
+        // The rows land after the row at `target - 1`: find its leaf once, then insert there.
+        if target > 0 { _ = order.fingerSlot(at: target - 1) }
+        var moved = CompactArray<ListChange.Move>()
+        moved.reserveCapacity(offsets.count)
+        for (offset, (slot, key)) in zip(moving, placedKeys).enumerated() {
+            rows[slot].key = key
+            let stamp = nextStamp(&change, for: rows[slot].id)
+            rows[slot].positionStamp = stamp
+            order.insert(slot, at: target + offset, rows: rows)
+            moved.append(ListChange.Move(from: offsets[offset], to: target + offset))
+        }
+        moved.sort { $0.from < $1.from }
         commit(change)
-        return apply(updates, placeholderKeys: placeholderKeys)
+        return ListChange(moving: moved)
     }
 
     /// Deletes the visible rows at `offsets` (ascending, unique).
@@ -179,38 +183,23 @@ extension ListCore {
         return placeholderKeys
     }
 
-    /// Puts in ``placedKeys`` the keys for `count` rows placed before the row at `destination`, ignoring
-    /// the rows at `skipping` (ascending), which are the rows being moved, and returns the rows displaced.
+    /// Puts in ``placedKeys`` the keys for `count` rows placed before the row at `destination`, and
+    /// returns the rows displaced.
     ///
     /// Keys of two rows can be equal (two replicas allocated the same key concurrently; the row ID
     /// breaks the tie). No key lies strictly between equal keys, so rows right after the destination
     /// that share the key of the row before it are displaced (by slot): they get keys after the new ones.
     /// A displaced placeholder is re-keyed locally; it stays right after the new rows.
-    private mutating func place(
-        count: Int, at destination: Int, skipping: CompactArray<Int>, jitterSeed: UInt64
-    ) -> [Int32] {
-        func isSkipped(_ index: Int) -> Bool {
-            var low = 0
-            var high = skipping.count
-            while low < high {
-                let middle = (low + high) / 2
-                if skipping[middle] < index { low = middle + 1 } else { high = middle }
-            }
-            return low < skipping.count && skipping[low] == index
-        }
+    private mutating func place(count: Int, at destination: Int, jitterSeed: UInt64) -> [Int32] {
         // Neighbours are usually in one leaf: the order's finger descends only when leaving the last leaf
         // read (where the caller then inserts without a descent).
-        var lowerIndex = destination - 1
-        while lowerIndex >= 0 && isSkipped(lowerIndex) { lowerIndex -= 1 }
+        let lower = destination > 0 ? rows[order.fingerSlot(at: destination - 1)].key : nil
         var upperIndex = destination
-        while upperIndex < self.count && isSkipped(upperIndex) { upperIndex += 1 }
-        let lower = lowerIndex >= 0 ? rows[order.fingerSlot(at: lowerIndex)].key : nil
         var upper = upperIndex < self.count ? rows[order.fingerSlot(at: upperIndex)].key : nil
         var displaced: [Int32] = []
         while let key = upper, key == lower {
             displaced.append(order.fingerSlot(at: upperIndex))
             upperIndex += 1
-            while upperIndex < self.count && isSkipped(upperIndex) { upperIndex += 1 }
             upper = upperIndex < self.count ? rows[order.fingerSlot(at: upperIndex)].key : nil
         }
         placedKeys.removeAllKeepingSmallBuffer()

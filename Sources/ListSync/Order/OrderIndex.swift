@@ -387,30 +387,36 @@ struct OrderIndex {
     /// - Complexity: O(height) in the finger's leaf, else O(log n)
     @discardableResult
     mutating func remove(at index: Int) -> Int32 {
-        // In the finger's leaf, when it stays at least a quarter full (so no leaf is merged): no descent.
-        if fingerHolds(index) && finger.end - finger.start > Self.leafCapacity / 4 {
-            let first = leafSlots.withUnsafeMutableBufferPointer { buffer in
-                let entry =
-                    buffer.baseAddress.unsafelyUnwrapped + Int(finger.leaf) * Self.leafCapacity + index
-                    - finger.start
-                let first = entry.pointee
-                entry.update(from: entry + 1, count: finger.end - index - 1)
-                return first
-            }
-            leafWidths[Int(finger.leaf)] -= 1
-            fingerLeafChanged(by: -1)
-            return first
-        }
         precondition(index >= 0 && index < count, "index \(index) out of range 0..<\(count)")
-        return removeRun(at: index, upTo: 1).first
+        return removeFromFinger(index..<(index + 1)) ?? removeRun(at: index, upTo: 1).first
     }
 
-    /// Removes the entries in `range`, one descent per leaf they are in.
+    /// Removes the entries in `range`, one descent per leaf they are in (none in the finger's leaf).
     /// - Complexity: O(k + log n) for k entries in one leaf, O(k log n) at worst
     mutating func removeSubrange(_ range: Range<Int>) {
         precondition(range.lowerBound >= 0 && range.upperBound <= count, "range \(range) out of range 0..<\(count)")
+        if removeFromFinger(range) != nil { return }
         var remaining = range.count
         while remaining > 0 { remaining -= removeRun(at: range.lowerBound, upTo: remaining).count }
+    }
+
+    /// Removes the entries in `range` when the finger's leaf holds them all and stays at least a quarter
+    /// full (so no leaf is merged), without a descent; returns the first removed, or nil if it did not apply.
+    private mutating func removeFromFinger(_ range: Range<Int>) -> Int32? {
+        guard fingerHolds(range.lowerBound), range.upperBound <= finger.end,
+            finger.end - finger.start - range.count >= Self.leafCapacity / 4
+        else { return nil }
+        let first = leafSlots.withUnsafeMutableBufferPointer { buffer in
+            let entry =
+                buffer.baseAddress.unsafelyUnwrapped + Int(finger.leaf) * Self.leafCapacity + range.lowerBound
+                - finger.start
+            let first = entry.pointee
+            entry.update(from: entry + range.count, count: finger.end - range.upperBound)
+            return first
+        }
+        leafWidths[Int(finger.leaf)] -= Int32(range.count)
+        fingerLeafChanged(by: -range.count)
+        return first
     }
 
     /// Removes the entries from `index` on, at most `limit` and only those in the leaf holding `index`;

@@ -35,6 +35,17 @@ extension ReplicatedList {
         core.moveRows(at: Self.offsets(source), to: destination)
     }
 
+    /// Moves the row at `source` so that it ends up at `destination` in the new rows, as a table view
+    /// reports a reorder (`tableView(_:moveRowAt:to:)`): the same as inserting `remove(at: source)` at
+    /// `destination`.
+    /// - Complexity: O(log n)
+    @inlinable @discardableResult
+    public func move(from source: Int, to destination: Int) -> ListChange {
+        precondition(
+            destination >= 0 && destination < count, "move destination \(destination) out of range 0..<\(count)")
+        return core.moveRows(at: CompactArray(single: source), to: destination > source ? destination + 1 : destination)
+    }
+
     /// Deletes the row at `index`.
     @inlinable @discardableResult
     public func remove(at index: Int) -> ListChange {
