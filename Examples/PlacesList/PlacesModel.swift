@@ -22,7 +22,7 @@ final class PlacesModel {
     /// Moves the row at `source` so it ends at `destination` (UIKit's `moveRowAt:to:` indexes).
     @discardableResult
     func moveItem(at source: Int, to destination: Int) -> ListChange {
-        placeNames.move(fromOffsets: [source], toOffset: destination > source ? destination + 1 : destination)
+        placeNames.move(from: source, to: destination)
     }
 
     /// Inserts `name` at `index`.
