@@ -3,6 +3,11 @@ extension ListCore {
     /// Whether the replica holds no rows, tombstones or placeholders, so ``applyToEmpty(_:)`` applies.
     var isEmpty: Bool { rows.count == 0 && tombstones.count == 0 && order.count == 0 }
 
+    /// The room reserved for `count` rows or tombstones loaded: an eighth more, so that the first edits
+    /// after opening a large list do not grow every table at once (a later growth copies a table, as
+    /// usual, in amortized O(1)).
+    private static func withHeadroom(_ count: Int) -> Int { count + count / 8 }
+
     /// Rows being added to an empty replica: the visible ones, and whether they came in order.
     private struct BulkLoad {
         var visible: [Int32] = []
@@ -52,8 +57,8 @@ extension ListCore {
         touched.removeAll()
         touched.valueSlots.reserveCapacity(updates.count)
         let deletions = updates.lazy.filter(\.deletion.isSet).count
-        tombstones.reserveCapacity(deletions)
-        rows.reserveCapacity(adding: updates.count - deletions)
+        tombstones.reserveCapacity(Self.withHeadroom(deletions))
+        rows.reserveCapacity(adding: Self.withHeadroom(updates.count - deletions))
         var load = BulkLoad()
         load.visible.reserveCapacity(updates.count - deletions)
         for update in updates { touched.valueSlots.append(add(update, to: &load)) }
@@ -88,8 +93,8 @@ extension ListCore {
             values.slots.reserveCapacity(encoded.count)
             values.values.reserveCapacity(encoded.count)
             let deletions = try encoded.deletionCount()
-            rows.reserveCapacity(adding: encoded.count - deletions)
-            tombstones.reserveCapacity(deletions)
+            rows.reserveCapacity(adding: Self.withHeadroom(encoded.count - deletions))
+            tombstones.reserveCapacity(Self.withHeadroom(deletions))
             var coverage = CoverageCheck(coverage: encoded.coverage, seen: seen)
             var load = BulkLoad()
             load.visible.reserveCapacity(encoded.count - deletions)

@@ -45,7 +45,8 @@ public final class ReplicatedList<Element: Codable & Sendable> {
         let encoded = try core.load(snapshot: snapshot)
         let expectedType = ValueCoding.typeIdentifier(of: Element.self)
         let readable = encoded.types.map { $0 == expectedType }
-        values = ContiguousArray(repeating: nil, count: core.rows.records.count)
+        values.reserveCapacity(core.rows.records.capacity)  // the room the rows have, for the first edits
+        values.append(contentsOf: repeatElement(nil, count: core.rows.records.count))
         for (slot, value) in zip(encoded.slots, encoded.values) {
             guard readable[value.type] else {
                 throw .typeMismatch(row: core.rows[slot].id, expected: expectedType, found: encoded.types[value.type])
