@@ -117,12 +117,14 @@ public struct ListChange: Hashable, Sendable, CustomStringConvertible {
     /// Makes `lists` hold the batch and be this batch's alone, so that a list can be edited in place.
     @inlinable
     mutating func makeUniqueLists() {
-        guard let shared = lists else {
+        guard lists != nil else {
             lists = Lists(single)
             single = nil
             return
         }
+        // Checked before binding the box to a name, which would hold a second reference.
         guard !isKnownUniquelyReferenced(&lists) else { return }
+        let shared = lists!
         lists = Lists(removed: shared.removed, inserted: shared.inserted, moved: shared.moved, updated: shared.updated)
     }
 

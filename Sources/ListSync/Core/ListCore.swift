@@ -206,26 +206,31 @@ struct ListCore {
             indexOfSlot?[Int(slot)] ?? order.lowerBound(rows.bound(of: slot), rows: rows)
         }
 
-        var change = ListChange()
+        // The lists are built apart and handed to the batch at the end: editing a batch's lists in
+        // place goes through its shared box, with an access check per element.
+        var removed = CompactArray<Int>()
+        var inserted = CompactArray<Int>()
+        var moved = CompactArray<ListChange.Move>()
+        var updated = CompactArray<Int>()
         for plan in plans where plan.oldIndex >= 0 && plan.deletes {
-            change.removed.append(plan.oldIndex)
+            removed.append(plan.oldIndex)
         }
         for offset in entered {
             let plan = plans[offset]
             if plan.wasVisible {
-                change.moved.append(ListChange.Move(from: plan.oldIndex, to: newIndex(of: plan.slot!)))
+                moved.append(ListChange.Move(from: plan.oldIndex, to: newIndex(of: plan.slot!)))
             } else {
-                change.inserted.append(newIndex(of: plan.slot!))
+                inserted.append(newIndex(of: plan.slot!))
             }
         }
         for plan in plans where plan.takesValue && plan.wasVisible {
-            change.updated.append(newIndex(of: plan.slot!))
+            updated.append(newIndex(of: plan.slot!))
         }
-        change.removed.sort()
-        change.inserted.sort()
-        change.moved.sort { $0.from < $1.from }
-        change.updated.sort()
-        return change
+        removed.sort()
+        inserted.sort()
+        moved.sort { $0.from < $1.from }
+        updated.sort()
+        return ListChange(removed: removed, inserted: inserted, moved: moved, updated: updated)
     }
 
     /// Records operations as seen.
