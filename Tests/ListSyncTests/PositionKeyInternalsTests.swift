@@ -18,4 +18,24 @@ struct PositionKeyInternalsTests {
             #expect(rebuilt == PositionKey(a), "\(a) rebuilt from its first \(length) bytes")
         }
     }
+
+    @Test func prefixPlusAddsInBaseTwoFiftySix() {
+        var generator = SplitMix64(seed: 10)
+        for _ in 0..<20_000 {
+            // Bytes near 0xFF, so that sums carry across bytes, words and the inline end.
+            let key = randomKeyBytes(distinctBytes: 2, using: &generator).map { $0 == 0 ? 0xFF : 0xFE - $0 }
+            let length = Int(generator.next() % UInt64(key.count + 9)) + 1
+            let addend = generator.next() >> (22 + generator.next() % 42)
+            var expected = Array(key.prefix(length)) + Array(repeating: 0, count: max(0, length - key.count))
+            var carry = addend
+            for index in expected.indices.reversed() {
+                let sum = UInt64(expected[index]) + (carry & 0xFF)
+                expected[index] = UInt8(truncatingIfNeeded: sum)
+                carry = (carry >> 8) + (sum >> 8)
+            }
+            guard carry == 0 else { continue }  // past the first byte: a precondition failure
+            let sum = PositionKey(key).prefix(length, plus: addend)
+            #expect(sum.count == length && sum.bytes == expected, "\(key) first \(length) bytes + \(addend)")
+        }
+    }
 }

@@ -78,6 +78,28 @@ extension ListCore {
         return ListChange(.inserted(index))
     }
 
+    /// Moves the visible row at `source` so that it ends up at `destination` in the new rows (a table
+    /// view's reorder); the one-row case of ``moveRows(at:to:)`` without its lists.
+    /// - Complexity: O(log n)
+    @usableFromInline
+    mutating func moveRow(from source: Int, to destination: Int) -> ListChange {
+        precondition(source >= 0 && source < count, "move source \(source) out of range 0..<\(count)")
+        precondition(destination >= 0 && destination < count, "destination \(destination) out of range 0..<\(count)")
+        var change = beginChange()
+        let slot = order.fingerSlot(at: source)
+        precondition(rows[slot].placeholder == nil, "a placeholder cannot be moved")
+        guard source != destination else { return ListChange() }
+        order.remove(at: source)
+        let displaced = place(count: 1, at: destination, jitterSeed: change.firstCounter)
+        guard displaced.isEmpty else {
+            order.insert(slot, bound: rows.bound(of: slot), at: source, rows: rows)
+            return mergeMoves(of: [slot] + displaced, change: &change)
+        }
+        land(slot, key: placedKeys[0], at: destination, change: &change)
+        commit(change)
+        return ListChange(.moved(ListChange.Move(from: source, to: destination)))
+    }
+
     /// Moves the visible rows at `offsets` (ascending, unique) as a block so they land before the row
     /// that was at `destination` (an index in the original rows, as in SwiftUI's `move(fromOffsets:toOffset:)`).
     /// - Complexity: O(k log n)
@@ -108,26 +130,37 @@ extension ListCore {
             for (offset, slot) in zip(offsets, moving) {
                 order.insert(slot, bound: rows.bound(of: slot), at: offset, rows: rows)
             }
-            var updates: [RowUpdate] = []
-            let placeholderKeys = appendMoves(
-                of: moving + displaced, keys: placedKeys[...], to: &updates, change: &change)
-            commit(change)
-            return apply(updates, placeholderKeys: placeholderKeys)
+            return mergeMoves(of: moving + displaced, change: &change)
         }
-        // The rows land after the row at `target - 1`: find its leaf once, then insert there.
-        if target > 0 { _ = order.fingerSlot(at: target - 1) }
         var moved = CompactArray<ListChange.Move>()
         moved.reserveCapacity(offsets.count)
         for (offset, (slot, key)) in zip(moving, placedKeys).enumerated() {
-            rows[slot].key = key
-            let stamp = nextStamp(&change, for: rows[slot].id)
-            rows[slot].positionStamp = stamp
-            order.insert(slot, at: target + offset, rows: rows)
+            land(slot, key: key, at: target + offset, change: &change)
             moved.append(ListChange.Move(from: offsets[offset], to: target + offset))
         }
         moved.sort { $0.from < $1.from }
         commit(change)
         return ListChange(moving: moved)
+    }
+
+    /// Gives the moving row in `slot`, taken out of the order, the position `key` (from ``place(count:at:jitterSeed:)``)
+    /// and puts it back in at `index`.
+    private mutating func land(_ slot: Int32, key: PositionKey, at index: Int, change: inout LocalChange) {
+        // The row lands after the row at `index - 1`: the finger may have moved on to the next leaf
+        // while placing; bring it back so the insert needs no descent.
+        if index > 0 { _ = order.fingerSlot(at: index - 1) }
+        rows[slot].key = key
+        rows[slot].positionStamp = nextStamp(&change, for: rows[slot].id)
+        order.insert(slot, at: index, rows: rows)
+    }
+
+    /// Commits moves of the rows in `slots` (back in the order where they were) to ``placedKeys`` through
+    /// ``apply(_:placeholderKeys:)``, for moves that displace rows with equal keys.
+    private mutating func mergeMoves(of slots: [Int32], change: inout LocalChange) -> ListChange {
+        var updates: [RowUpdate] = []
+        let placeholderKeys = appendMoves(of: slots, keys: placedKeys[...], to: &updates, change: &change)
+        commit(change)
+        return apply(updates, placeholderKeys: placeholderKeys)
     }
 
     /// Deletes the visible rows at `offsets` (ascending, unique).

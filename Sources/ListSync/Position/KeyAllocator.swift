@@ -131,18 +131,6 @@ struct KeyAllocator: Sendable {
         let window = min(gap, candidates)
         let offset = UInt64((gap - window) / 2) + jitter % UInt64(window)
         // prefix = lower's first `length` bytes (+1 when lower is longer) + offset, in base 256.
-        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: length) { prefix in
-            for index in 0..<length { prefix[index] = UInt8(lowerByte(index)) }
-            var carry = offset + (lowerCount > length ? 1 : 0)
-            var index = length - 1
-            while carry > 0 {
-                precondition(index >= 0, "prefix overflow")
-                let sum = UInt64(prefix[index]) + (carry & 0xFF)
-                prefix[index] = UInt8(truncatingIfNeeded: sum)
-                carry = (carry >> 8) + (sum >> 8)
-                index -= 1
-            }
-            return PositionKey(prefix)
-        }
+        return (lower ?? .empty).prefix(length, plus: offset + (lowerCount > length ? 1 : 0))
     }
 }

@@ -41,9 +41,7 @@ extension ReplicatedList {
     /// - Complexity: O(log n)
     @inlinable @discardableResult
     public func move(from source: Int, to destination: Int) -> ListChange {
-        precondition(
-            destination >= 0 && destination < count, "move destination \(destination) out of range 0..<\(count)")
-        return core.moveRows(at: CompactArray(single: source), to: destination > source ? destination + 1 : destination)
+        core.moveRow(from: source, to: destination)
     }
 
     /// Deletes the row at `index`.
