@@ -226,14 +226,14 @@ extension ListCore {
     private mutating func place(count: Int, at destination: Int, jitterSeed: UInt64) -> [Int32] {
         // Neighbours are usually in one leaf: the order's finger descends only when leaving the last leaf
         // read (where the caller then inserts without a descent).
-        let lower = destination > 0 ? rows[order.fingerSlot(at: destination - 1)].key : nil
+        let lower = destination > 0 ? rows[order.fingerSlot(at: destination - 1)].key : .empty
         var upperIndex = destination
-        var upper = upperIndex < self.count ? rows[order.fingerSlot(at: upperIndex)].key : nil
+        var upper = upperIndex < self.count ? rows[order.fingerSlot(at: upperIndex)].key : .empty
         var displaced: [Int32] = []
-        while let key = upper, key == lower {
+        while upper.count > 0 && upper == lower {
             displaced.append(order.fingerSlot(at: upperIndex))
             upperIndex += 1
-            upper = upperIndex < self.count ? rows[order.fingerSlot(at: upperIndex)].key : nil
+            upper = upperIndex < self.count ? rows[order.fingerSlot(at: upperIndex)].key : .empty
         }
         placedKeys.removeAllKeepingSmallBuffer()
         allocator.allocate(

@@ -15,9 +15,9 @@ extension ListCore {
         touched.removeAll()
         guard count > 0 else { return ([], ListChange()) }
         var destination = index
-        let lower = index > 0 ? record(at: index - 1).key : nil
-        while destination < self.count, let lower, record(at: destination).key == lower { destination += 1 }
-        let upper = destination < self.count ? record(at: destination).key : nil
+        let lower = index > 0 ? record(at: index - 1).key : .empty
+        while destination < self.count, record(at: destination).key == lower { destination += 1 }
+        let upper = destination < self.count ? record(at: destination).key : .empty
         // A copy of the allocator: a placeholder that is withdrawn leaves no trace in the run state either.
         var scratch = allocator
         var keys: [PositionKey] = []

@@ -26,56 +26,58 @@ struct KeyAllocator: Sendable {
     /// Minimum number of candidate prefixes in the gap: 8 bits of jitter.
     static let candidates: Int64 = 256
 
-    /// The most recent run, which the next allocation may continue.
-    private var run: Run?
+    /// The most recent run, which the next allocation may continue; none while its prefix is empty.
+    private var run = Run(prefix: .empty, lowest: 0, highest: 0)
 
     /// Creates an allocator with no run.
     init() {}
 
-    /// Appends to `keys` `count` increasing keys strictly between `lower` and `upper` (`nil` meaning the
-    /// list's start or end).
+    /// Appends to `keys` `count` increasing keys strictly between `lower` and `upper`, where an empty
+    /// key (``PositionKey/empty``) stands for the list's start or end.
     ///
+    /// Bounds are not optional: copying an optional key costs a generic value-witness call.
     /// - Precondition: `lower < upper` when both are given, and both are valid keys.
     /// - Parameter jitter: random bits choosing where in the gap a fresh run starts.
     mutating func allocate(
-        count: Int, after lower: PositionKey?, before upper: PositionKey?, jitter: UInt64,
-        into keys: inout [PositionKey]
+        count: Int, after lower: PositionKey, before upper: PositionKey, jitter: UInt64, into keys: inout [PositionKey]
     ) {
         precondition(count > 0, "allocate at least one key")
-        if let lower, let upper { precondition(lower < upper, "allocation gap is empty: \(lower) >= \(upper)") }
-        if let run, let continued = continuing(run, count: count, after: lower, before: upper, into: &keys) {
-            self.run = continued
-            return
+        if lower.count > 0 && upper.count > 0 {
+            precondition(lower < upper, "allocation gap is empty: \(lower) >= \(upper)")
         }
+        if continueRun(count: count, after: lower, before: upper, into: &keys) { return }
         let prefix = Self.freshPrefix(after: lower, before: upper, jitter: jitter)
         let (first, last) = Self.appendKeys(prefix, from: -Int64(min(count, 128) / 2), count: count, step: 1, to: &keys)
         run = Run(prefix: prefix, lowest: first, highest: last)
     }
 
-    /// Continues `run` when the gap starts at one of the run's keys and its next integer fits before
+    /// Continues the run when the gap starts at one of the run's keys and its next integer fits before
     /// `upper` (a forward run: typing on after one's own rows, also after deleting some of them), or
     /// when the gap ends at one of its keys and the previous integer fits after `lower` (a backward run).
-    /// Appends the keys and returns the extended run, or returns nil and leaves `keys` as it was.
-    private func continuing(
-        _ run: Run, count: Int, after lower: PositionKey?, before upper: PositionKey?, into keys: inout [PositionKey]
-    ) -> Run? {
+    /// Appends the keys, extends the run and returns true, or returns false and leaves `keys` as it was.
+    private mutating func continueRun(
+        count: Int, after lower: PositionKey, before upper: PositionKey, into keys: inout [PositionKey]
+    ) -> Bool {
+        guard run.prefix.count > 0 else { return false }
         let limit = RunInteger.range
         let start = keys.count
-        if let lower, run.highest < limit.upperBound - Int64(count) - 64, lower.isRunKey(of: run.prefix) {
+        if lower.count > 0, run.highest < limit.upperBound - Int64(count) - 64, lower.isRunKey(of: run.prefix) {
             let (_, highest) = Self.appendKeys(run.prefix, from: run.highest + 1, count: count, step: 1, to: &keys)
-            if lower < keys[start] && (upper.map { keys[keys.count - 1] < $0 } ?? true) {
-                return Run(prefix: run.prefix, lowest: run.lowest, highest: highest)
+            if lower < keys[start] && (upper.count == 0 || keys[keys.count - 1] < upper) {
+                run.highest = highest
+                return true
             }
             keys.removeSubrange(start...)
         }
-        if let upper, run.lowest > limit.lowerBound + Int64(count) + 64, upper.isRunKey(of: run.prefix) {
+        if upper.count > 0, run.lowest > limit.lowerBound + Int64(count) + 64, upper.isRunKey(of: run.prefix) {
             let (lowest, _) = Self.appendKeys(run.prefix, from: run.lowest - 1, count: count, step: -1, to: &keys)
-            if keys[keys.count - 1] < upper && (lower.map { $0 < keys[start] } ?? true) {
-                return Run(prefix: run.prefix, lowest: lowest, highest: run.highest)
+            if keys[keys.count - 1] < upper && (lower.count == 0 || lower < keys[start]) {
+                run.lowest = lowest
+                return true
             }
             keys.removeSubrange(start...)
         }
-        return nil
+        return false
     }
 
     /// Appends the keys `prefix + RunInteger(i)` for `count` integers `i` from `start` in direction
@@ -107,30 +109,29 @@ struct KeyAllocator: Sendable {
     /// in `[lo, hi)`, where `lo` is `lower`'s first m bytes (plus one when `lower` is longer than m, since
     /// a prefix of `lower` would include keys below it) and `hi` is `upper`'s first m bytes. m grows from
     /// just past the common prefix until the gap holds ``candidates`` prefixes.
-    static func freshPrefix(after lower: PositionKey?, before upper: PositionKey?, jitter: UInt64) -> PositionKey {
-        let lowerCount = lower?.count ?? 0
-        func lowerByte(_ index: Int) -> Int { index < lowerCount ? Int(lower.unsafelyUnwrapped.byte(at: index)) : 0 }
-        var common = 0
-        if let lower, let upper { common = lower.commonPrefixCount(with: upper) }
+    static func freshPrefix(after lower: PositionKey, before upper: PositionKey, jitter: UInt64) -> PositionKey {
+        let common = upper.count == 0 ? 0 : lower.commonPrefixCount(with: upper)
         let cap: Int64 = 1 << 40
         var difference: Int64 = 0  // hi - (lower's first m bytes), a base-256 number
         var length = common
         var gap: Int64 = 0
         repeat {
-            length += 1
+            // Past a key's end its digits are zero; the list's end is a first digit of 256.
             let upperDigit: Int64
-            if let upper {
-                upperDigit = length - 1 < upper.count ? Int64(upper.byte(at: length - 1)) : 0
+            if upper.count == 0 {
+                upperDigit = length == 0 ? 256 : 0
             } else {
-                upperDigit = length - 1 == common ? 256 : 0
+                upperDigit = length < upper.count ? Int64(upper.byte(at: length)) : 0
             }
-            difference = min(difference * 256 + upperDigit - Int64(lowerByte(length - 1)), cap)
-            gap = difference - (lowerCount > length ? 1 : 0)
+            let lowerDigit = length < lower.count ? Int64(lower.byte(at: length)) : 0
+            length += 1
+            difference = min(difference * 256 + upperDigit - lowerDigit, cap)
+            gap = difference - (lower.count > length ? 1 : 0)
             precondition(length < 1 << 16, "no room between keys")
         } while gap < candidates
         let window = min(gap, candidates)
         let offset = UInt64((gap - window) / 2) + jitter % UInt64(window)
         // prefix = lower's first `length` bytes (+1 when lower is longer) + offset, in base 256.
-        return (lower ?? .empty).prefix(length, plus: offset + (lowerCount > length ? 1 : 0))
+        return lower.prefix(length, plus: offset + (lower.count > length ? 1 : 0))
     }
 }

@@ -111,7 +111,8 @@ public struct PositionKey: Hashable, Comparable, Sendable, CustomStringConvertib
         }
     }
 
-    /// No bytes: not a valid key, but the start of one built with ``append(_:)`` or ``prefix(_:plus:)``.
+    /// No bytes: not a valid key, but the start of one built with ``append(_:)`` or ``prefix(_:plus:)``, and
+    /// the list's start or end where the key allocator takes a bound.
     static let empty = PositionKey([UInt8]())
 
     /// The first `length` bytes, zero-padded past the end, plus `addend`, both read as base-256 numbers:
