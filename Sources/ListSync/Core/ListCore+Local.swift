@@ -95,6 +95,7 @@ extension ListCore {
             order.insert(slot, bound: rows.bound(of: slot), at: source, rows: rows)
             return mergeMoves(of: [slot] + displaced, change: &change)
         }
+        fingerBeforeLanding(at: destination)
         land(slot, key: placedKeys[0], at: destination, change: &change)
         commit(change)
         return ListChange(.moved(ListChange.Move(from: source, to: destination)))
@@ -132,10 +133,11 @@ extension ListCore {
             }
             return mergeMoves(of: moving + displaced, change: &change)
         }
+        fingerBeforeLanding(at: target)
         var moved = CompactArray<ListChange.Move>()
         moved.reserveCapacity(offsets.count)
-        for (offset, (slot, key)) in zip(moving, placedKeys).enumerated() {
-            land(slot, key: key, at: target + offset, change: &change)
+        for offset in moving.indices {  // by index: zipping the keys in costs a generic tuple destroy per row
+            land(moving[offset], key: placedKeys[offset], at: target + offset, change: &change)
             moved.append(ListChange.Move(from: offsets[offset], to: target + offset))
         }
         moved.sort { $0.from < $1.from }
@@ -143,12 +145,15 @@ extension ListCore {
         return ListChange(moving: moved)
     }
 
+    /// Moves the order's finger to the row at `index - 1`, after which moving rows land: placing them may
+    /// have moved it on to the next leaf, and inserting in the finger's leaf needs no descent.
+    private mutating func fingerBeforeLanding(at index: Int) {
+        if index > 0 { _ = order.fingerSlot(at: index - 1) }
+    }
+
     /// Gives the moving row in `slot`, taken out of the order, the position `key` (from ``place(count:at:jitterSeed:)``)
     /// and puts it back in at `index`.
     private mutating func land(_ slot: Int32, key: PositionKey, at index: Int, change: inout LocalChange) {
-        // The row lands after the row at `index - 1`: the finger may have moved on to the next leaf
-        // while placing; bring it back so the insert needs no descent.
-        if index > 0 { _ = order.fingerSlot(at: index - 1) }
         rows[slot].key = key
         rows[slot].positionStamp = nextStamp(&change, for: rows[slot].id)
         order.insert(slot, at: index, rows: rows)

@@ -83,6 +83,7 @@ public struct PositionKey: Hashable, Comparable, Sendable, CustomStringConvertib
     }
 
     /// Appends `byte`; the caller keeps the key valid (see ``isValid(_:)``) once it is complete.
+    @inline(__always)
     mutating func append(_ byte: UInt8) {
         let index = count
         count += 1

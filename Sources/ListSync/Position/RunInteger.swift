@@ -20,6 +20,7 @@ enum RunInteger {
     }
 
     /// The encoding of `value`: its head byte, then `length` bytes of `payload`, big-endian.
+    @inline(__always)
     private static func parts(_ value: Int64) -> (head: UInt8, payload: UInt64, length: Int) {
         precondition(range.contains(value), "RunInteger out of range")
         if value >= -64 && value <= 63 { return (UInt8(truncatingIfNeeded: 0x80 + value), 0, 0) }
