@@ -15,19 +15,20 @@ extension ListCore {
         var sorted = true
     }
 
-    /// Adds one update of a bulk load; returns the slot whose value it sets, if any.
+    /// Adds one update of a bulk load, its ID not indexed yet (``finishIndexing()``); returns the slot
+    /// whose value it sets, if any.
     ///
     /// Every update is new here, so no register is compared: a row is added with the registers it
     /// carries, a deletion becomes a tombstone.
     private mutating func add(_ update: consuming RowUpdate, to load: inout BulkLoad) -> Int32? {
         clock = max(clock, update.maxLamport)
         if update.deletion.isSet {
-            tombstones.insert(update.id, deletedBy: update.deletion)
+            tombstones.insertUnindexed(update.id, deletedBy: update.deletion)
             return nil
         }
         guard update.positionStamp.isSet || update.valueStamp.isSet else { return nil }
         let position = update.positionStamp.isSet ? update.position! : RowRecord.unsetKey
-        let slot = rows.add(
+        let slot = rows.addUnindexed(
             RowRecord(id: update.id, key: position, positionStamp: update.positionStamp, valueStamp: update.valueStamp))
         if update.positionStamp.isSet && update.valueStamp.isSet {
             let bound = OrderIndex.Bound(key: position, id: update.id)
@@ -36,6 +37,11 @@ extension ListCore {
             load.visible.append(slot)
         }
         return update.valueStamp.isSet ? slot : nil
+    }
+
+    /// Indexes the IDs of the rows and tombstones of a bulk load; returns false when two share an ID.
+    private mutating func finishIndexing() -> Bool {
+        rows.indexUnindexedRows() && tombstones.indexUnindexed(unlessIn: rows)
     }
 
     /// Builds the order index from a finished bulk load; returns the indexes of the rows inserted.
@@ -62,6 +68,8 @@ extension ListCore {
         var load = BulkLoad()
         load.visible.reserveCapacity(updates.count - deletions)
         for update in updates { touched.valueSlots.append(add(update, to: &load)) }
+        let unique = finishIndexing()
+        precondition(unique, "bulk merge of a row twice")
         return ListChange(inserted: CompactArray(finish(load)))
     }
 
@@ -100,9 +108,6 @@ extension ListCore {
             load.visible.reserveCapacity(encoded.count - deletions)
             for _ in 0..<encoded.count {
                 let (update, value) = try encoded.next()
-                guard rows.slot(of: update.id) == nil && tombstones[update.id] == nil else {
-                    throw BinaryDecodingError.notCanonical(offset: encoded.rowOffset)
-                }
                 if let stamp = coverage.firstUncovered(in: update) {
                     throw MergeError.uncoveredOperation(row: update.id, operation: stamp.dot)
                 }
@@ -113,6 +118,7 @@ extension ListCore {
                 }
             }
             try encoded.expectEnd()
+            guard finishIndexing() else { throw BinaryDecodingError.notCanonical(offset: encoded.rowOffset) }
             markSeen(encoded.coverage)
             _ = finish(load)
         } catch let error as MergeError {

@@ -52,8 +52,8 @@ extension ListCore {
         if let recent = recentRows(missing: missing) {
             // Only recent local operations are missing: visit the rows they touched.
             var visited = RowIDIndex()
-            for (offset, id) in recent.enumerated() where visited.slot(of: id, id: { recent[Int($0)] }) == nil {
-                visited.insert(Int32(offset), for: id)
+            for (offset, id) in recent.enumerated()
+            where visited.insert(Int32(offset), for: id, unlessPresent: { recent[Int($0)] }) == nil {
                 if let slot = rows.slot(of: id) {
                     visit(slot)
                 } else if let deletion = tombstones[id] {

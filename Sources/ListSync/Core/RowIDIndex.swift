@@ -35,16 +35,24 @@ struct RowIDIndex {
     /// The slot of `id`, reading the ID in a candidate slot with `idOfSlot`.
     @inline(__always)
     func slot(of id: RowID, id idOfSlot: (Int32) -> RowID) -> Int32? {
-        let bits = Self.hashBits(of: id)
+        guard count > 0 else { return nil }  // an empty index (a replica without tombstones) is not read
+        return probe(for: id, hashBits: Self.hashBits(of: id), id: idOfSlot).slot
+    }
+
+    /// The bucket holding `id` and its slot, or the empty bucket that ends its probe sequence and nil.
+    @inline(__always)
+    private func probe(for id: RowID, hashBits bits: UInt64, id idOfSlot: (Int32) -> RowID) -> (
+        bucket: Int, slot: Int32?
+    ) {
         let mask = buckets.count - 1
         return buckets.withUnsafeBufferPointer { buckets in
             var index = Self.home(ofHashBits: bits, shift: shift)
             while true {
                 let bucket = buckets[index]
-                if bucket == 0 { return nil }
+                if bucket == 0 { return (index, nil) }
                 if bucket >> 32 == bits {
                     let slot = Int32(truncatingIfNeeded: (bucket & 0xFFFF_FFFF) - 1)
-                    if idOfSlot(slot) == id { return slot }
+                    if idOfSlot(slot) == id { return (index, slot) }
                 }
                 index = (index + 1) & mask
             }
@@ -54,10 +62,28 @@ struct RowIDIndex {
     /// Adds `slot` for `id`, which the index does not hold.
     mutating func insert(_ slot: Int32, for id: RowID) {
         precondition(slot >= 0, "slots are not negative")
-        if (count + 1) * 4 > buckets.count * 3 { rehash(buckets: buckets.count * 2, shift: shift - 1) }
-        let bits = Self.hashBits(of: id)
-        place(bits << 32 | (UInt64(slot) + 1))
+        growIfFull()
+        place(Self.hashBits(of: id) << 32 | (UInt64(slot) + 1))
         count += 1
+    }
+
+    /// Adds `slot` for `id` unless the index holds `id` already (reading the ID in a candidate slot with
+    /// `idOfSlot`); returns the slot it holds, or nil when it added `slot`. One probe for both.
+    mutating func insert(_ slot: Int32, for id: RowID, unlessPresent idOfSlot: (Int32) -> RowID) -> Int32? {
+        precondition(slot >= 0, "slots are not negative")
+        growIfFull()
+        let bits = Self.hashBits(of: id)
+        let (bucket, existing) = probe(for: id, hashBits: bits, id: idOfSlot)
+        if let existing { return existing }
+        buckets[bucket] = bits << 32 | (UInt64(slot) + 1)
+        count += 1
+        return nil
+    }
+
+    /// Doubles the buckets when one more entry would pass the load factor of 3/4.
+    @inline(__always)
+    private mutating func growIfFull() {
+        if (count + 1) * 4 > buckets.count * 3 { rehash(buckets: buckets.count * 2, shift: shift - 1) }
     }
 
     /// Puts `entry` in the first empty bucket of its probe sequence.

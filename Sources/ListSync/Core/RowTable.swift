@@ -95,6 +95,30 @@ struct RowTable {
         return slot
     }
 
+    /// Adds a row's record without indexing its ID, and returns its slot: for a bulk load, which then
+    /// calls ``indexUnindexedRows()``. Until then the table does not find the row by ID.
+    mutating func addUnindexed(_ record: RowRecord) -> Int32 {
+        precondition(freeSlots.isEmpty, "bulk loading into a table with free slots")
+        records.append(record)
+        return Int32(records.count - 1)
+    }
+
+    /// Indexes the IDs of the rows added by ``addUnindexed(_:)``; returns false, leaving the index
+    /// incomplete, when two rows share an ID.
+    ///
+    /// One tight loop over the IDs, so that the index's cache misses overlap instead of following one
+    /// another as they would between decoding rows.
+    mutating func indexUnindexedRows() -> Bool {
+        records.withUnsafeBufferPointer { records in
+            for slot in index.count..<records.count {
+                let slot = Int32(slot)
+                guard index.insert(slot, for: records[Int(slot)].id, unlessPresent: { records[Int($0)].id }) == nil
+                else { return false }
+            }
+            return true
+        }
+    }
+
     /// Adds the record of placeholder `id` with key `key` and returns its slot.
     mutating func addPlaceholder(_ id: PlaceholderID, key: PositionKey) -> Int32 {
         let slot = store(RowRecord(placeholder: id, key: key))

@@ -25,13 +25,38 @@ struct Tombstones {
 
     /// Records that `id` was deleted by `stamp`; of two deletes the smaller stamp is kept.
     mutating func insert(_ id: RowID, deletedBy stamp: Stamp) {
-        if let existing = slot(of: id) {
+        precondition(index.count == ids.count, "tombstones added in bulk are not indexed yet")
+        let existing = ids.withUnsafeBufferPointer { ids in
+            index.insert(Int32(ids.count), for: id, unlessPresent: { ids[Int($0)] })
+        }
+        if let existing {
             if stamp < stamps[Int(existing)] { stamps[Int(existing)] = stamp }
             return
         }
-        index.insert(Int32(ids.count), for: id)
         ids.append(id)
         stamps.append(stamp)
+    }
+
+    /// Adds a tombstone without indexing its ID: for a bulk load, which then calls
+    /// ``indexUnindexed(unlessIn:)``. Until then the tombstone is not found by ID.
+    mutating func insertUnindexed(_ id: RowID, deletedBy stamp: Stamp) {
+        ids.append(id)
+        stamps.append(stamp)
+    }
+
+    /// Indexes the tombstones added by ``insertUnindexed(_:deletedBy:)``; returns false, leaving the index
+    /// incomplete, when two share an ID or one is a row of `rows`. Tight loops, as in
+    /// ``RowTable/indexUnindexedRows()``.
+    mutating func indexUnindexed(unlessIn rows: borrowing RowTable) -> Bool {
+        let start = index.count
+        let unique = ids.withUnsafeBufferPointer { ids in
+            for offset in start..<ids.count {
+                let slot = Int32(offset)
+                guard index.insert(slot, for: ids[offset], unlessPresent: { ids[Int($0)] }) == nil else { return false }
+            }
+            return true
+        }
+        return unique && ids[start...].allSatisfy { rows.slot(of: $0) == nil }
     }
 
     /// Calls `body` with every deleted row and its delete stamp.

@@ -38,10 +38,8 @@ extension ChangeSet {
         seenRows.reserveCapacity(encoded.count)
         for _ in 0..<encoded.count {
             let (update, value) = try encoded.next()
-            guard seenRows.slot(of: update.id, id: { updates[Int($0)].id }) == nil else {
-                throw .notCanonical(offset: encoded.rowOffset)
-            }
-            seenRows.insert(Int32(updates.count), for: update.id)
+            guard seenRows.insert(Int32(updates.count), for: update.id, unlessPresent: { updates[Int($0)].id }) == nil
+            else { throw .notCanonical(offset: encoded.rowOffset) }
             updates.append(update)
             payloads.append(value.map { Payload(typeIdentifier: encoded.types[$0.type], bytes: bytes[$0.bytes]) })
         }
