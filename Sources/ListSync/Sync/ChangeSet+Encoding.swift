@@ -359,7 +359,12 @@ private struct UpdateColumnReader {
         guard counter > 0 else { throw .invalidStamp(offset: rowOffset) }
         previousCounter = counter
         let id = RowID(replica: try replica(flagsAndReplica >> Flag.replicaShift), counter: counter)
-        var update = RowUpdate(id: id)
+        // The update is made at the end from these: a partly built update alive across the throwing reads
+        // below would be copied at each of them.
+        var position: PositionKey?
+        var positionStamp = Stamp.none
+        var valueStamp = Stamp.none
+        var deletion = Stamp.none
         var value: EncodedUpdates.Value?
         if hasPosition {
             let shared = try keyShared.next()
@@ -371,21 +376,23 @@ private struct UpdateColumnReader {
             for _ in 0..<suffixLength { key.append(try keySuffix.readByte()) }
             guard key.count > 0 && key[key.count - 1] != 0 else { throw .invalidPositionKey(offset: rowOffset) }
             previousKey = key
-            update.position = key
-            update.positionStamp = try nextStamp(byInsert: bits & Flag.positionByInsert != 0, id: id)
+            position = key
+            positionStamp = try nextStamp(byInsert: bits & Flag.positionByInsert != 0, id: id)
         }
         if hasValue {
-            update.valueStamp =
+            valueStamp =
                 bits & Flag.valueStampIsPositionStamp != 0
-                ? update.positionStamp : try nextStamp(byInsert: bits & Flag.valueByInsert != 0, id: id)
+                ? positionStamp : try nextStamp(byInsert: bits & Flag.valueByInsert != 0, id: id)
             let type = try valueType.next()
             guard type < UInt64(typeCount) else { throw .indexOutOfRange(offset: rowOffset) }
             let length = try valueLength.next()
             guard length <= UInt64(valueBytes.remaining) else { throw .truncated(offset: valueBytes.offset) }
             value = EncodedUpdates.Value(type: Int(type), bytes: try valueBytes.skip(Int(length)))
         }
-        if hasDeletion { update.deletion = try nextStamp(byInsert: false, id: id) }
+        if hasDeletion { deletion = try nextStamp(byInsert: false, id: id) }
         rowOffset = flagsStart
+        let update = RowUpdate(
+            id: id, position: position, positionStamp: positionStamp, valueStamp: valueStamp, deletion: deletion)
         return (update, value)
     }
 
