@@ -195,12 +195,18 @@ struct OrderIndex {
             if path.count != height { path = Array(repeating: 0, count: height) }
             var node = root
             var local = index
-            for level in 0..<height {
-                let (position, inner) = child(of: node, containing: local)
-                path[level] = Int(node) * Self.branchCapacity + position
-                node = children[Int(node) * Self.branchCapacity + position]
-                local = inner
+            // Written through a buffer (one uniqueness check, not one per level), out of `self` meanwhile.
+            var steps: [Int] = []
+            swap(&steps, &path)
+            steps.withUnsafeMutableBufferPointer { steps in
+                for level in steps.indices {
+                    let (position, inner) = child(of: node, containing: local)
+                    steps[level] = Int(node) * Self.branchCapacity + position
+                    node = children[steps[level]]
+                    local = inner
+                }
             }
+            swap(&steps, &path)
             let start = index - local
             finger = Finger(leaf: node, start: start, end: start + Int(leafWidths[Int(node)]), version: version)
         }
@@ -211,7 +217,9 @@ struct OrderIndex {
     /// entries and the version change, and the finger stays current.
     @inline(__always)
     private mutating func fingerLeafChanged(by delta: Int) {
-        for position in path { childCounts[position] += delta }
+        childCounts.withUnsafeMutableBufferPointer { counts in
+            for position in path { counts[position] += delta }  // positions of the finger's path: in range
+        }
         count += delta
         version += 1
         finger.end += delta
