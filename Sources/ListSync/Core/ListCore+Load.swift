@@ -11,7 +11,6 @@ extension ListCore {
     /// Rows being added to an empty replica: the visible ones, and whether they came in order.
     private struct BulkLoad {
         var visible: [Int32] = []
-        var previous: OrderIndex.Bound?
         var sorted = true
     }
 
@@ -27,13 +26,12 @@ extension ListCore {
             return nil
         }
         guard update.positionStamp.isSet || update.valueStamp.isSet else { return nil }
-        let position = update.positionStamp.isSet ? update.position! : RowRecord.unsetKey
+        // The key moves from the update into the record (no copy of its bytes to count or release).
+        let position = update.positionStamp.isSet ? update.position.take()! : RowRecord.unsetKey
         let slot = rows.addUnindexed(
             RowRecord(id: update.id, key: position, positionStamp: update.positionStamp, valueStamp: update.valueStamp))
         if update.positionStamp.isSet && update.valueStamp.isSet {
-            let bound = OrderIndex.Bound(key: position, id: update.id)
-            if let previous = load.previous, !(previous < bound) { load.sorted = false }
-            load.previous = bound
+            if let previous = load.visible.last, !rows.precedes(previous, slot) { load.sorted = false }
             load.visible.append(slot)
         }
         return update.valueStamp.isSet ? slot : nil
@@ -107,7 +105,8 @@ extension ListCore {
             var load = BulkLoad()
             load.visible.reserveCapacity(encoded.count - deletions)
             for _ in 0..<encoded.count {
-                let (update, value) = try encoded.next()
+                var value: EncodedUpdates.Value?
+                let update = try encoded.next(value: &value)
                 if let stamp = coverage.firstUncovered(in: update) {
                     throw MergeError.uncoveredOperation(row: update.id, operation: stamp.dot)
                 }

@@ -82,6 +82,15 @@ struct RowTable {
             key: records[Int(slot)].key, id: records[Int(slot)].id, placeholder: records[Int(slot)].placeholder)
     }
 
+    /// Whether the row in slot `a` comes before the row in slot `b` in the order (by key, then ID), read
+    /// in place: no key is copied.
+    func precedes(_ a: Int32, _ b: Int32) -> Bool {
+        records.withUnsafeBufferPointer { records in
+            let (a, b) = (records[Int(a)], records[Int(b)])
+            return a.key < b.key || (a.key == b.key && a.id < b.id)
+        }
+    }
+
     /// Makes room for `count` more rows.
     mutating func reserveCapacity(adding count: Int) {
         index.reserveCapacity(index.count + count)
@@ -97,7 +106,7 @@ struct RowTable {
 
     /// Adds a row's record without indexing its ID, and returns its slot: for a bulk load, which then
     /// calls ``indexUnindexedRows()``. Until then the table does not find the row by ID.
-    mutating func addUnindexed(_ record: RowRecord) -> Int32 {
+    mutating func addUnindexed(_ record: consuming RowRecord) -> Int32 {
         precondition(freeSlots.isEmpty, "bulk loading into a table with free slots")
         records.append(record)
         return Int32(records.count - 1)

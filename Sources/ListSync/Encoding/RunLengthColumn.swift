@@ -84,18 +84,26 @@ struct RunLengthReader {
         self.layout = layout
     }
 
-    /// The next value.
+    /// The next value. Inlined: inside a run it is a decrement; reading bytes is out of line.
+    @inline(__always)
     mutating func next() throws(BinaryDecodingError) -> UInt64 {
-        if remainingInGroup == 0 {
-            try startGroup()
-        } else if inLiterals {
-            try readValue()
-        }
+        if remainingInGroup == 0 || inLiterals { try advance() }
         remainingInGroup -= 1
         return value
     }
 
+    /// Reads the next value's bytes: a new group's header and first value, or a literal.
+    @inline(never)
+    private mutating func advance() throws(BinaryDecodingError) {
+        if remainingInGroup == 0 {
+            try startGroup()
+        } else {
+            try readValue()
+        }
+    }
+
     /// The next value, zigzag-decoded.
+    @inline(__always)
     mutating func nextSigned() throws(BinaryDecodingError) -> Int64 {
         let raw = try next()
         return Int64(bitPattern: raw >> 1) ^ -Int64(bitPattern: raw & 1)

@@ -37,7 +37,8 @@ extension ChangeSet {
         var seenRows = RowIDIndex()
         seenRows.reserveCapacity(encoded.count)
         for _ in 0..<encoded.count {
-            let (update, value) = try encoded.next()
+            var value: EncodedUpdates.Value?
+            let update = try encoded.next(value: &value)
             guard seenRows.insert(Int32(updates.count), for: update.id, unlessPresent: { updates[Int($0)].id }) == nil
             else { throw .notCanonical(offset: encoded.rowOffset) }
             updates.append(update)
@@ -196,9 +197,11 @@ struct EncodedUpdates {
     /// The offset of the update being read, for errors.
     var rowOffset: Int { columns.rowOffset }
 
-    /// The next update and its value, if it carries one.
-    mutating func next() throws(BinaryDecodingError) -> (RowUpdate, Value?) {
-        try columns.next()
+    /// The next update; sets `value` to its value, or nil when it carries none.
+    ///
+    /// Not a tuple of both: destroying that took a generic value-witness call per update.
+    mutating func next(value: inout Value?) throws(BinaryDecodingError) -> RowUpdate {
+        try columns.next(value: &value)
     }
 
     /// The number of updates that are deletions, read ahead from the flags alone (to reserve room).
@@ -344,7 +347,7 @@ private struct UpdateColumnReader {
         return replicas[Int(index)]
     }
 
-    mutating func next() throws(BinaryDecodingError) -> (RowUpdate, EncodedUpdates.Value?) {
+    mutating func next(value: inout EncodedUpdates.Value?) throws(BinaryDecodingError) -> RowUpdate {
         let flagsAndReplica = try flags.next()
         let bits = flagsAndReplica & ((1 << Flag.replicaShift) - 1)
         let hasPosition = bits & Flag.position != 0
@@ -365,7 +368,7 @@ private struct UpdateColumnReader {
         var positionStamp = Stamp.none
         var valueStamp = Stamp.none
         var deletion = Stamp.none
-        var value: EncodedUpdates.Value?
+        value = nil
         if hasPosition {
             let shared = try keyShared.next()
             let suffixLength = try keySuffixLength.next()
@@ -391,9 +394,8 @@ private struct UpdateColumnReader {
         }
         if hasDeletion { deletion = try nextStamp(byInsert: false, id: id) }
         rowOffset = flagsStart
-        let update = RowUpdate(
+        return RowUpdate(
             id: id, position: position, positionStamp: positionStamp, valueStamp: valueStamp, deletion: deletion)
-        return (update, value)
     }
 
     private mutating func nextStamp(byInsert: Bool, id: RowID) throws(BinaryDecodingError) -> Stamp {
