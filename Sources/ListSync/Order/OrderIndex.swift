@@ -520,8 +520,11 @@ struct OrderIndex {
         for start in stride(from: 0, to: slots.count, by: leafFill) {
             let leaf = newLeaf()
             let end = min(start + leafFill, slots.count)
-            for (offset, slot) in slots[start..<end].enumerated() {
-                leafSlots[Int(leaf) * Self.leafCapacity + offset] = slot
+            leafSlots.withUnsafeMutableBufferPointer { leafSlots in
+                slots[start..<end].withUnsafeBufferPointer { group in
+                    (leafSlots.baseAddress.unsafelyUnwrapped + Int(leaf) * Self.leafCapacity).update(
+                        from: group.baseAddress.unsafelyUnwrapped, count: group.count)
+                }
             }
             leafWidths[Int(leaf)] = Int32(end - start)
             level.append((leaf, end - start, rows.bound(of: slots[start])))
