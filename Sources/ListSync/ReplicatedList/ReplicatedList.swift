@@ -46,17 +46,20 @@ public final class ReplicatedList<Element: Codable & Sendable> {
         let expectedType = ValueCoding.typeIdentifier(of: Element.self)
         let readable = encoded.types.map { $0 == expectedType }
         values.reserveCapacity(core.rows.records.capacity)  // the room the rows have, for the first edits
-        values.append(contentsOf: repeatElement(nil, count: core.rows.records.count))
+        // A load fills slots in order, so values are appended in slot order (nil for a row without one).
         for (slot, value) in zip(encoded.slots, encoded.values) {
             guard readable[value.type] else {
                 throw .typeMismatch(row: core.rows[slot].id, expected: expectedType, found: encoded.types[value.type])
             }
+            precondition(Int(slot) >= values.count, "snapshot values out of slot order")
+            while values.count < Int(slot) { values.append(nil) }
             do {
-                values[Int(slot)] = try ValueCoding.decode(snapshot[value.bytes], as: Element.self)
+                values.append(try ValueCoding.decode(snapshot[value.bytes], as: Element.self))
             } catch {
                 throw .undecodableValue(row: core.rows[slot].id, reason: String(describing: error))
             }
         }
+        while values.count < core.rows.records.count { values.append(nil) }
     }
 
     /// This replica's identity.
