@@ -250,6 +250,33 @@ struct EncodingTests {
         return bytes
     }
 
+    /// Each error about one update names the offset where the value at fault is encoded, in its column.
+    @Test func malformedValuesNameWhereTheyAre() throws {
+        let valid = Self.uncoveredInsert(covering: true)
+        #expect(try ChangeSet(decoding: valid).rowCount == 1)
+        // Offsets in `uncoveredInsert`: flags 45, row counter 48, key shared 51, key suffix length 54,
+        // key suffix 56, Lamport 59, value type 64.
+        #expect(
+            [valid[45], valid[48], valid[51], valid[54], valid[56], valid[59], valid[64]] == [
+                0x2B, 2, 0, 1, 0x80, 0, 0,
+            ])
+        let cases: [(offset: Int, byte: UInt8, error: BinaryDecodingError)] = [
+            (45, 0x00, .invalidFlags(offset: 45)),  // no register at all
+            (45, 0x6B, .indexOutOfRange(offset: 45)),  // the row's replica is number 1 of 1
+            (48, 0x00, .invalidStamp(offset: 48)),  // row counter 0
+            (51, 0x01, .invalidPositionKey(offset: 51)),  // shares a byte with no key before it
+            (54, 0x05, .invalidPositionKey(offset: 54)),  // a suffix longer than the column
+            (56, 0x00, .invalidPositionKey(offset: 56)),  // a key ending in a zero byte
+            (59, 0x01, .invalidStamp(offset: 59)),  // Lamport time 0 (counter 1 minus 1)
+            (64, 0x01, .indexOutOfRange(offset: 64)),  // value type 1 of 1
+        ]
+        for (offset, byte, error) in cases {
+            var bytes = valid
+            bytes[offset] = byte
+            #expect(throws: error, "byte \(offset) set to \(byte)") { try ChangeSet(decoding: bytes) }
+        }
+    }
+
     /// A change set in format version 1 (run-length columns as (length, value) pairs), written by ListSync
     /// 0.2.0: replica 0xA1 appended apple, pear and fig; replica 0xB2 merged them, moved fig to the front,
     /// set pear to PEAR, removed apple and appended kiwi.

@@ -117,7 +117,7 @@ extension ListCore {
                 }
             }
             try encoded.expectEnd()
-            guard finishIndexing() else { throw BinaryDecodingError.notCanonical(offset: encoded.rowOffset) }
+            guard finishIndexing() else { throw BinaryDecodingError.notCanonical(offset: encoded.rowIDsOffset) }
             markSeen(encoded.coverage)
             _ = finish(load)
         } catch let error as MergeError {

@@ -71,6 +71,8 @@ struct RunLengthReader {
     private let layout: Layout
     /// The value last read.
     private var value: UInt64 = 0
+    /// Where the value last read is encoded (shared by every value of a run), for errors about it.
+    private(set) var valueOffset: Int
     /// Whether any value was read yet.
     private var hasValue = false
     /// The values of the current group not returned yet.
@@ -82,6 +84,7 @@ struct RunLengthReader {
     init(_ reader: BinaryReader, layout: Layout) {
         self.reader = reader
         self.layout = layout
+        valueOffset = reader.offset
     }
 
     /// The next value. Inlined: inside a run it is a decrement; reading bytes is out of line.
@@ -122,6 +125,7 @@ struct RunLengthReader {
         case .pairs:
             remainingInGroup = try reader.readVarint()
             guard remainingInGroup > 0 else { throw .notCanonical(offset: start) }
+            valueOffset = reader.offset
             value = try reader.readVarint()
         case .groups:
             let header = try reader.readVarint()
@@ -144,6 +148,7 @@ struct RunLengthReader {
         let start = reader.offset
         let next = try reader.readVarint()
         guard !hasValue || next != value else { throw .notCanonical(offset: start) }
+        valueOffset = start
         value = next
         hasValue = true
     }

@@ -40,7 +40,7 @@ extension ChangeSet {
             var value: EncodedUpdates.Value?
             let update = try encoded.next(value: &value)
             guard seenRows.insert(Int32(updates.count), for: update.id, unlessPresent: { updates[Int($0)].id }) == nil
-            else { throw .notCanonical(offset: encoded.rowOffset) }
+            else { throw .notCanonical(offset: encoded.rowIDsOffset) }
             updates.append(update)
             payloads.append(value.map { Payload(typeIdentifier: encoded.types[$0.type], bytes: bytes[$0.bytes]) })
         }
@@ -194,8 +194,9 @@ struct EncodedUpdates {
         columns = UpdateColumnReader(columnReaders, layout: layout, replicas: replicas, typeCount: types.count)
     }
 
-    /// The offset of the update being read, for errors.
-    var rowOffset: Int { columns.rowOffset }
+    /// Where the row ID column starts: the offset of an error about row IDs as a whole (one that comes
+    /// twice).
+    var rowIDsOffset: Int { columns.rowIDsOffset }
 
     /// The next update; sets `value` to its value, or nil when it carries none.
     ///
@@ -319,13 +320,13 @@ private struct UpdateColumnReader {
     private var previousCounter: UInt64 = 0
     private var previousKey = PositionKey([])
     private var previousStampCounter: UInt64 = 0
-    /// The offset of the current update's flags, for errors.
-    private(set) var rowOffset = 0
-    private let flagsStart: Int
+    /// Where the row ID column starts: the offset of an error about row IDs as a whole (one that comes
+    /// twice).
+    let rowIDsOffset: Int
 
     /// A reader of `columns`, whose run-length columns are grouped as `layout`.
     init(_ columns: [BinaryReader], layout: RunLengthReader.Layout, replicas: [ReplicaID], typeCount: Int) {
-        flagsStart = columns[0].offset
+        rowIDsOffset = columns[1].offset
         flags = RunLengthReader(columns[0], layout: layout)
         rowCounter = RunLengthReader(columns[1], layout: layout)
         keyShared = RunLengthReader(columns[2], layout: layout)
@@ -339,13 +340,15 @@ private struct UpdateColumnReader {
         valueBytes = columns[10]
         self.replicas = replicas
         self.typeCount = typeCount
-        rowOffset = flagsStart
     }
 
-    private func replica(_ index: UInt64) throws(BinaryDecodingError) -> ReplicaID {
-        guard index < UInt64(replicas.count) else { throw .indexOutOfRange(offset: rowOffset) }
+    /// The replica numbered `index`, whose encoding is at `offset`.
+    private func replica(_ index: UInt64, at offset: Int) throws(BinaryDecodingError) -> ReplicaID {
+        guard index < UInt64(replicas.count) else { throw .indexOutOfRange(offset: offset) }
         return replicas[Int(index)]
     }
+
+    // Each error names the offset where the value at fault is encoded (a run's value, for a run).
 
     mutating func next(value: inout EncodedUpdates.Value?) throws(BinaryDecodingError) -> RowUpdate {
         let flagsAndReplica = try flags.next()
@@ -357,11 +360,12 @@ private struct UpdateColumnReader {
             !(hasDeletion && (hasPosition || hasValue)),
             hasPosition || bits & Flag.positionByInsert == 0, hasValue || bits & Flag.valueByInsert == 0,
             bits & Flag.valueStampIsPositionStamp == 0 || (hasPosition && hasValue)
-        else { throw .invalidFlags(offset: rowOffset) }
+        else { throw .invalidFlags(offset: flags.valueOffset) }
         let counter = previousCounter &+ UInt64(bitPattern: try rowCounter.nextSigned())
-        guard counter > 0 else { throw .invalidStamp(offset: rowOffset) }
+        guard counter > 0 else { throw .invalidStamp(offset: rowCounter.valueOffset) }
         previousCounter = counter
-        let id = RowID(replica: try replica(flagsAndReplica >> Flag.replicaShift), counter: counter)
+        let id = RowID(
+            replica: try replica(flagsAndReplica >> Flag.replicaShift, at: flags.valueOffset), counter: counter)
         // The update is made at the end from these: a partly built update alive across the throwing reads
         // below would be copied at each of them.
         var position: PositionKey?
@@ -372,12 +376,16 @@ private struct UpdateColumnReader {
         if hasPosition {
             let shared = try keyShared.next()
             let suffixLength = try keySuffixLength.next()
-            guard shared <= UInt64(previousKey.count), suffixLength <= UInt64(keySuffix.remaining) else {
-                throw .invalidPositionKey(offset: rowOffset)
+            guard shared <= UInt64(previousKey.count) else { throw .invalidPositionKey(offset: keyShared.valueOffset) }
+            guard suffixLength <= UInt64(keySuffix.remaining) else {
+                throw .invalidPositionKey(offset: keySuffixLength.valueOffset)
             }
+            let suffixStart = keySuffix.offset
             var key = previousKey.prefix(Int(shared))
             for _ in 0..<suffixLength { key.append(try keySuffix.readByte()) }
-            guard key.count > 0 && key[key.count - 1] != 0 else { throw .invalidPositionKey(offset: rowOffset) }
+            guard key.count > 0 && key[key.count - 1] != 0 else {
+                throw .invalidPositionKey(offset: suffixLength > 0 ? suffixStart : keySuffixLength.valueOffset)
+            }
             previousKey = key
             position = key
             positionStamp = try nextStamp(byInsert: bits & Flag.positionByInsert != 0, id: id)
@@ -387,13 +395,12 @@ private struct UpdateColumnReader {
                 bits & Flag.valueStampIsPositionStamp != 0
                 ? positionStamp : try nextStamp(byInsert: bits & Flag.valueByInsert != 0, id: id)
             let type = try valueType.next()
-            guard type < UInt64(typeCount) else { throw .indexOutOfRange(offset: rowOffset) }
+            guard type < UInt64(typeCount) else { throw .indexOutOfRange(offset: valueType.valueOffset) }
             let length = try valueLength.next()
             guard length <= UInt64(valueBytes.remaining) else { throw .truncated(offset: valueBytes.offset) }
             value = EncodedUpdates.Value(type: Int(type), bytes: try valueBytes.skip(Int(length)))
         }
         if hasDeletion { deletion = try nextStamp(byInsert: false, id: id) }
-        rowOffset = flagsStart
         return RowUpdate(
             id: id, position: position, positionStamp: positionStamp, valueStamp: valueStamp, deletion: deletion)
     }
@@ -406,10 +413,11 @@ private struct UpdateColumnReader {
             previousStampCounter = counter
             // Read the index first: a mutation inside the call's arguments would copy the whole reader.
             let replicaIndex = try stampReplica.next()
-            dot = Dot(replica: try replica(replicaIndex), counter: counter)
+            dot = Dot(replica: try replica(replicaIndex, at: stampReplica.valueOffset), counter: counter)
+            guard counter > 0 else { throw .invalidStamp(offset: stampCounter.valueOffset) }
         }
         let lamport = dot.counter &+ UInt64(bitPattern: relativeLamport)
-        guard lamport > 0, dot.counter > 0 else { throw .invalidStamp(offset: rowOffset) }
+        guard lamport > 0 else { throw .invalidStamp(offset: stampLamport.valueOffset) }
         return Stamp(lamport: lamport, dot: dot)
     }
 
