@@ -80,6 +80,15 @@ struct RowIDIndex {
         return nil
     }
 
+    /// Adds the slots `slots`, reading their IDs with `idOfSlot`, in one tight loop (a bulk load's cache
+    /// misses then overlap); returns false, leaving the index incomplete, when an ID is held already.
+    mutating func insert(contentsOf slots: Range<Int32>, id idOfSlot: (Int32) -> RowID) -> Bool {
+        for slot in slots {
+            guard insert(slot, for: idOfSlot(slot), unlessPresent: idOfSlot) == nil else { return false }
+        }
+        return true
+    }
+
     /// Doubles the buckets when one more entry would pass the load factor of 3/4.
     @inline(__always)
     private mutating func growIfFull() {

@@ -119,12 +119,7 @@ struct RowTable {
     /// another as they would between decoding rows.
     mutating func indexUnindexedRows() -> Bool {
         records.withUnsafeBufferPointer { records in
-            for slot in index.count..<records.count {
-                let slot = Int32(slot)
-                guard index.insert(slot, for: records[Int(slot)].id, unlessPresent: { records[Int($0)].id }) == nil
-                else { return false }
-            }
-            return true
+            index.insert(contentsOf: Int32(index.count)..<Int32(records.count), id: { records[Int($0)].id })
         }
     }
 

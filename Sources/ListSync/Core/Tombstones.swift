@@ -45,16 +45,12 @@ struct Tombstones {
     }
 
     /// Indexes the tombstones added by ``insertUnindexed(_:deletedBy:)``; returns false, leaving the index
-    /// incomplete, when two share an ID or one is a row of `rows`. Tight loops, as in
+    /// incomplete, when two share an ID or one is a row of `rows`. One tight loop, as in
     /// ``RowTable/indexUnindexedRows()``.
     mutating func indexUnindexed(unlessIn rows: borrowing RowTable) -> Bool {
         let start = index.count
         let unique = ids.withUnsafeBufferPointer { ids in
-            for offset in start..<ids.count {
-                let slot = Int32(offset)
-                guard index.insert(slot, for: ids[offset], unlessPresent: { ids[Int($0)] }) == nil else { return false }
-            }
-            return true
+            index.insert(contentsOf: Int32(start)..<Int32(ids.count), id: { ids[Int($0)] })
         }
         return unique && ids[start...].allSatisfy { rows.slot(of: $0) == nil }
     }
