@@ -38,4 +38,21 @@ struct PositionKeyInternalsTests {
             #expect(sum.count == length && sum.bytes == expected, "\(key) first \(length) bytes + \(addend)")
         }
     }
+
+    @Test func headsOrderLikeTheirKeysAndHoldShortKeys() {
+        var generator = SplitMix64(seed: 11)
+        for _ in 0..<20_000 {
+            // Keys of 1 to 12 bytes (a suffix keeps the non-zero last byte), from two byte values so that
+            // many share their first seven bytes.
+            let a = Array(randomKeyBytes(distinctBytes: 2, using: &generator).suffix(1 + Int(generator.next() % 12)))
+            let b = Array(randomKeyBytes(distinctBytes: 2, using: &generator).suffix(1 + Int(generator.next() % 12)))
+            let (headA, headB) = (PositionKey(a).head, PositionKey(b).head)
+            #expect(PositionKey(head: headA) == (a.count < 8 ? PositionKey(a) : nil), "\(a)")
+            if (headA ^ headB) > 0xFF {
+                #expect((headA < headB) == (PositionKey(a) < PositionKey(b)), "\(a) and \(b)")
+            } else if a.count < 8 && b.count < 8 {
+                #expect((headA == headB) == (a == b), "\(a) and \(b)")
+            }
+        }
+    }
 }

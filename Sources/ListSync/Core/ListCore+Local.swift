@@ -45,10 +45,10 @@ extension ListCore {
         if displaced.isEmpty {
             touched.valueSlots.reserveCapacity(count)
             for offset in 0..<count {
-                let key = placedKeys[offset]
                 let stamp = nextStamp(&change)
-                let slot = rows.add(RowRecord(id: stamp.dot, key: key, positionStamp: stamp, valueStamp: stamp))
-                order.insert(slot, at: index + offset, rows: rows)
+                let slot = rows.add(
+                    RowRecord(id: stamp.dot, key: placedKeys[offset], positionStamp: stamp, valueStamp: stamp))
+                order.insert(slot, key: placedKeys[offset], at: index + offset, rows: rows)
                 touched.valueSlots.append(slot)
             }
             commit(change)
@@ -156,7 +156,7 @@ extension ListCore {
     private mutating func land(_ slot: Int32, key: PositionKey, at index: Int, change: inout LocalChange) {
         rows[slot].key = key
         rows[slot].positionStamp = nextStamp(&change, for: rows[slot].id)
-        order.insert(slot, at: index, rows: rows)
+        order.insert(slot, key: key, at: index, rows: rows)
     }
 
     /// Commits moves of the rows in `slots` (back in the order where they were) to ``placedKeys`` through
@@ -231,14 +231,14 @@ extension ListCore {
     private mutating func place(count: Int, at destination: Int, jitterSeed: UInt64) -> [Int32] {
         // Neighbours are usually in one leaf: the order's finger descends only when leaving the last leaf
         // read (where the caller then inserts without a descent).
-        let lower = destination > 0 ? rows[order.fingerSlot(at: destination - 1)].key : .empty
+        let lower = destination > 0 ? order.fingerKey(at: destination - 1, rows: rows) : .empty
         var upperIndex = destination
-        var upper = upperIndex < self.count ? rows[order.fingerSlot(at: upperIndex)].key : .empty
+        var upper = upperIndex < self.count ? order.fingerKey(at: upperIndex, rows: rows) : .empty
         var displaced: [Int32] = []
         while upper.count > 0 && upper == lower {
             displaced.append(order.fingerSlot(at: upperIndex))
             upperIndex += 1
-            upper = upperIndex < self.count ? rows[order.fingerSlot(at: upperIndex)].key : .empty
+            upper = upperIndex < self.count ? order.fingerKey(at: upperIndex, rows: rows) : .empty
         }
         placedKeys.removeAllKeepingSmallBuffer()
         allocator.allocate(

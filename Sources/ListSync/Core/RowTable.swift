@@ -98,9 +98,10 @@ struct RowTable {
     }
 
     /// Adds a row's record and returns its slot.
-    mutating func add(_ record: RowRecord) -> Int32 {
+    mutating func add(_ record: consuming RowRecord) -> Int32 {
+        let id = record.id
         let slot = store(record)
-        index.insert(slot, for: record.id)
+        index.insert(slot, for: id)
         return slot
     }
 
@@ -140,7 +141,7 @@ struct RowTable {
         return slot
     }
 
-    private mutating func store(_ record: RowRecord) -> Int32 {
+    private mutating func store(_ record: consuming RowRecord) -> Int32 {
         let slot: Int32
         if let free = freeSlots.popLast() {
             slot = free

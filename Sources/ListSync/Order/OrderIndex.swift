@@ -1,7 +1,9 @@
 /// The visible rows (and local placeholders) in order: a counted B+-tree of row slots, with O(log n)
 /// access by index and by ``Bound`` (key, then rows before placeholders, then row or placeholder ID).
 ///
-/// Leaves hold slots (indexes into the replica's row table); internal nodes hold, per child, its subtree
+/// Leaves hold slots (indexes into the replica's row table) and each slot's key head
+/// (``PositionKey/head``), so that a search or a read of neighbours' keys needs a row's record only when
+/// two heads tie or a key is longer than the head; internal nodes hold, per child, its subtree
 /// size and (for every child but the first) a lower bound of its entries, used to search by key. Bounds
 /// stay valid when entries are removed, and inserting by index keeps them valid by lowering the bound of
 /// a child whose first entry changes.
@@ -37,6 +39,8 @@ struct OrderIndex {
 
     /// Leaf blocks: `leafCapacity` slots per leaf, of which `leafWidths[leaf]` are used.
     @usableFromInline private(set) var leafSlots: ContiguousArray<Int32> = []
+    /// The key head of each entry in `leafSlots`, at the same position.
+    private var leafHeads: ContiguousArray<UInt64> = []
     private var leafWidths: ContiguousArray<Int32> = []
     private var freeLeaves: [Int32] = []
     /// Internal node blocks: `branchCapacity` children per node, of which `branchWidths[node]` are used.
@@ -73,6 +77,7 @@ struct OrderIndex {
             return leaf
         }
         leafSlots.append(contentsOf: repeatElement(0, count: Self.leafCapacity))
+        leafHeads.append(contentsOf: repeatElement(0, count: Self.leafCapacity))
         leafWidths.append(0)
         return Int32(leafWidths.count - 1)
     }
@@ -87,6 +92,19 @@ struct OrderIndex {
         bounds.append(contentsOf: repeatElement(nil, count: Self.branchCapacity))
         branchWidths.append(0)
         return Int32(branchWidths.count - 1)
+    }
+
+    /// Copies `count` leaf entries (slots and key heads) from position `source` of the leaf storage to
+    /// position `target`; the two ranges may overlap.
+    private mutating func moveEntries(from source: Int, to target: Int, count: Int) {
+        leafSlots.withUnsafeMutableBufferPointer { slots in
+            let base = slots.baseAddress.unsafelyUnwrapped
+            (base + target).update(from: base + source, count: count)
+        }
+        leafHeads.withUnsafeMutableBufferPointer { heads in
+            let base = heads.baseAddress.unsafelyUnwrapped
+            (base + target).update(from: base + source, count: count)
+        }
     }
 
     /// Inserts child `child` (of `size` entries, lower bound `bound`) at `position` of branch `node`.
@@ -129,17 +147,18 @@ struct OrderIndex {
             var position = 0
             var local = index
             // Four children at a time while all four lie before `index`, then one at a time.
+            // Counts are at most the number of entries: wrapping arithmetic cannot wrap, and skips the checks.
             while position + 4 <= last {
                 let four =
-                    counts[base + position] + counts[base + position + 1] + counts[base + position + 2]
-                    + counts[base + position + 3]
+                    counts[base &+ position] &+ counts[base &+ position &+ 1] &+ counts[base &+ position &+ 2]
+                    &+ counts[base &+ position &+ 3]
                 guard local >= four else { break }
-                local -= four
-                position += 4
+                local &-= four
+                position &+= 4
             }
-            while position < last && local >= counts[base + position] {
-                local -= counts[base + position]
-                position += 1
+            while position < last && local >= counts[base &+ position] {
+                local &-= counts[base &+ position]
+                position &+= 1
             }
             return (position, local)
         }
@@ -190,6 +209,19 @@ struct OrderIndex {
     /// moves the finger there.
     /// - Complexity: O(1) in the finger's leaf, else O(log n)
     mutating func fingerSlot(at index: Int) -> Int32 {
+        leafSlots[fingerPosition(at: index)]
+    }
+
+    /// The key of the entry at `index`, from its head in the finger's leaf (moved there as by
+    /// ``fingerSlot(at:)``), or from its row's record when the head does not hold the whole key.
+    /// - Complexity: O(1) in the finger's leaf, else O(log n)
+    mutating func fingerKey(at index: Int, rows: borrowing RowTable) -> PositionKey {
+        let position = fingerPosition(at: index)
+        return PositionKey(head: leafHeads[position]) ?? rows[leafSlots[position]].key
+    }
+
+    /// The position in the leaf storage of the entry at `index`, moving the finger there.
+    private mutating func fingerPosition(at index: Int) -> Int {
         if !fingerHolds(index) {
             precondition(index >= 0 && index < count, "index \(index) out of range 0..<\(count)")
             if path.count != height { path = Array(repeating: 0, count: height) }
@@ -210,7 +242,7 @@ struct OrderIndex {
             let start = index - local
             finger = Finger(leaf: node, start: start, end: start + Int(leafWidths[Int(node)]), version: version)
         }
-        return leafSlots[Int(finger.leaf) * Self.leafCapacity + index - finger.start]
+        return Int(finger.leaf) * Self.leafCapacity + index - finger.start
     }
 
     /// Records an edit of `delta` entries inside the finger's leaf: the counts on its path, the number of
@@ -250,11 +282,15 @@ struct OrderIndex {
             node = children[base + low - 1]
         }
         let base = Int(node) * Self.leafCapacity
+        let probeHead = probe.key.head
         var low = 0
         var high = Int(leafWidths[Int(node)])
         while low < high {
             let middle = (low + high) / 2
-            if rows.bound(of: leafSlots[base + middle]) < probe { low = middle + 1 } else { high = middle }
+            // Heads differing in their first seven bytes order like the keys; otherwise read the row.
+            let head = leafHeads[base + middle]
+            let less = (head ^ probeHead) > 0xFF ? head < probeHead : rows.bound(of: leafSlots[base + middle]) < probe
+            if less { low = middle + 1 } else { high = middle }
         }
         return before + low
     }
@@ -293,18 +329,18 @@ struct OrderIndex {
         height += 1
     }
 
-    /// Inserts `slot` at `index` like ``insert(_:bound:at:rows:)``, without descending when the finger's
-    /// leaf holds the place: after its first entry (so no bound changes), before its end unless that is
-    /// the end of the index, and with room (so nothing splits).
+    /// Inserts `slot`, whose key is `key`, at `index` like ``insert(_:bound:at:rows:)``, without descending
+    /// when the finger's leaf holds the place: after its first entry (so no bound changes), before its end
+    /// unless that is the end of the index, and with room (so nothing splits).
     /// - Complexity: O(height) then, else O(log n)
-    mutating func insert(_ slot: Int32, at index: Int, rows: borrowing RowTable) {
+    mutating func insert(_ slot: Int32, key: borrowing PositionKey, at index: Int, rows: borrowing RowTable) {
         guard finger.version == version, index > finger.start, index < finger.end || index == count,
             index <= finger.end, finger.end - finger.start < Self.leafCapacity
         else {
             insert(slot, bound: rows.bound(of: slot), at: index, rows: rows)
             return
         }
-        put(slot, inLeaf: finger.leaf, at: index - finger.start)
+        put(slot, head: key.head, inLeaf: finger.leaf, at: index - finger.start)
         fingerLeafChanged(by: 1)
     }
 
@@ -358,7 +394,7 @@ struct OrderIndex {
             let half = Self.leafCapacity / 2
             let base = Int(leaf) * Self.leafCapacity
             let rightBase = Int(right) * Self.leafCapacity
-            for offset in 0..<half { leafSlots[rightBase + offset] = leafSlots[base + half + offset] }
+            moveEntries(from: base + half, to: rightBase, count: half)
             leafWidths[Int(right)] = Int32(half)
             leafWidths[Int(leaf)] = Int32(half)
             split = (right, half, rows.bound(of: leafSlots[rightBase]))
@@ -368,20 +404,30 @@ struct OrderIndex {
                 split!.size += 1
             }
         }
-        put(slot, inLeaf: target, at: local)
+        put(slot, head: bound.key.head, inLeaf: target, at: local)
         return split
     }
 
-    /// Puts `slot` at `local` in `leaf`, which has room, shifting the entries from there on.
-    private mutating func put(_ slot: Int32, inLeaf leaf: Int32, at local: Int) {
+    /// Puts `slot`, whose key head is `head`, at `local` in `leaf`, which has room, shifting the entries
+    /// from there on.
+    private mutating func put(_ slot: Int32, head: UInt64, inLeaf leaf: Int32, at local: Int) {
         let width = Int(leafWidths[Int(leaf)])
         precondition(local <= width && width < Self.leafCapacity, "leaf insert out of range")
-        leafSlots.withUnsafeMutableBufferPointer { buffer in
-            let entry = buffer.baseAddress.unsafelyUnwrapped + Int(leaf) * Self.leafCapacity + local
-            (entry + 1).update(from: entry, count: width - local)
-            entry.pointee = slot
-        }
+        let entry = Int(leaf) * Self.leafCapacity + local
+        Self.insert(slot, at: entry, shifting: width - local, in: &leafSlots)
+        Self.insert(head, at: entry, shifting: width - local, in: &leafHeads)
         leafWidths[Int(leaf)] += 1
+    }
+
+    /// Puts `value` at `entry` of `storage` after shifting the `count` values from there on up by one.
+    private static func insert<Value>(
+        _ value: Value, at entry: Int, shifting count: Int, in storage: inout ContiguousArray<Value>
+    ) {
+        storage.withUnsafeMutableBufferPointer { storage in
+            let entry = storage.baseAddress.unsafelyUnwrapped + entry
+            (entry + 1).update(from: entry, count: count)
+            entry.pointee = value
+        }
     }
 
     private func subtreeSize(_ node: Int32) -> Int {
@@ -414,14 +460,9 @@ struct OrderIndex {
         guard fingerHolds(range.lowerBound), range.upperBound <= finger.end,
             finger.end - finger.start - range.count >= Self.leafCapacity / 4
         else { return nil }
-        let first = leafSlots.withUnsafeMutableBufferPointer { buffer in
-            let entry =
-                buffer.baseAddress.unsafelyUnwrapped + Int(finger.leaf) * Self.leafCapacity + range.lowerBound
-                - finger.start
-            let first = entry.pointee
-            entry.update(from: entry + range.count, count: finger.end - range.upperBound)
-            return first
-        }
+        let entry = Int(finger.leaf) * Self.leafCapacity + range.lowerBound - finger.start
+        let first = leafSlots[entry]
+        moveEntries(from: entry + range.count, to: entry, count: finger.end - range.upperBound)
         leafWidths[Int(finger.leaf)] -= Int32(range.count)
         fingerLeafChanged(by: -range.count)
         return first
@@ -447,12 +488,10 @@ struct OrderIndex {
             precondition(index < width, "leaf index out of range")
             let removed = min(limit, width - index)
             leafWidths[Int(node)] -= Int32(removed)
-            return leafSlots.withUnsafeMutableBufferPointer { buffer in
-                let entry = buffer.baseAddress.unsafelyUnwrapped + Int(node) * Self.leafCapacity + index
-                let first = entry.pointee
-                entry.update(from: entry + removed, count: width - index - removed)
-                return (removed, first)
-            }
+            let entry = Int(node) * Self.leafCapacity + index
+            let first = leafSlots[entry]
+            moveEntries(from: entry + removed, to: entry, count: width - index - removed)
+            return (removed, first)
         }
         let (position, local) = child(of: node, containing: index)
         let base = Int(node) * Self.branchCapacity
@@ -481,7 +520,7 @@ struct OrderIndex {
         guard targetWidth + sourceWidth <= Self.leafCapacity / 2 else { return }
         let targetBase = Int(target) * Self.leafCapacity
         let sourceBase = Int(source) * Self.leafCapacity
-        for offset in 0..<sourceWidth { leafSlots[targetBase + targetWidth + offset] = leafSlots[sourceBase + offset] }
+        moveEntries(from: sourceBase, to: targetBase + targetWidth, count: sourceWidth)
         leafWidths[Int(target)] = Int32(targetWidth + sourceWidth)
         childCounts[base + left] += childCounts[base + left + 1]
         removeChild(at: left + 1, from: parent)
@@ -526,6 +565,9 @@ struct OrderIndex {
                         from: group.baseAddress.unsafelyUnwrapped, count: group.count)
                 }
             }
+            for (offset, slot) in slots[start..<end].enumerated() {
+                leafHeads[Int(leaf) * Self.leafCapacity + offset] = rows[slot].key.head
+            }
             leafWidths[Int(leaf)] = Int32(end - start)
             level.append((leaf, end - start, rows.bound(of: slots[start])))
         }
@@ -562,6 +604,7 @@ struct OrderIndex {
             let width = Int(leafWidths[Int(node)])
             precondition(node == root || width > 0, "empty leaf")
             for index in base..<(base + width) {
+                precondition(leafHeads[index] == rows[leafSlots[index]].key.head, "stale key head")
                 let bound = rows.bound(of: leafSlots[index])
                 if let lower { precondition(!(bound < lower), "entry below its bound") }
                 if let upper { precondition(bound < upper, "entry above the next bound") }

@@ -48,6 +48,20 @@ public struct PositionKey: Hashable, Comparable, Sendable, CustomStringConvertib
         count = buffer.count
     }
 
+    /// The first seven bytes, and in the low byte the length capped at 8: heads that differ in their
+    /// first seven bytes order like their keys, and a head with a length below 8 is the whole key.
+    var head: UInt64 { word0 & ~0xFF | UInt64(truncatingIfNeeded: min(count, 8)) }
+
+    /// The key `head` (a ``head``) stands for, if it holds the whole key.
+    init?(head: UInt64) {
+        guard head & 0xFF < 8 else { return nil }
+        word0 = head & ~0xFF
+        word1 = 0
+        word2 = 0
+        tail = nil
+        count = Int(head & 0xFF)
+    }
+
     /// Whether `bytes` form a valid key: not empty and not ending in a zero byte.
     public static func isValid<Bytes: BidirectionalCollection>(_ bytes: Bytes) -> Bool where Bytes.Element == UInt8 {
         guard let last = bytes.last else { return false }
