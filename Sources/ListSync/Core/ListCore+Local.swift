@@ -87,7 +87,7 @@ extension ListCore {
         precondition(destination >= 0 && destination < count, "destination \(destination) out of range 0..<\(count)")
         var change = beginChange()
         let slot = order.fingerSlot(at: source)
-        precondition(rows[slot].placeholder == nil, "a placeholder cannot be moved")
+        precondition(!rows.isPlaceholderReadingKey(slot), "a placeholder cannot be moved")
         guard source != destination else { return ListChange() }
         order.remove(at: source)
         let displaced = place(count: 1, at: destination, jitterSeed: change.firstCounter)
@@ -112,7 +112,7 @@ extension ListCore {
         precondition(first >= 0 && last < count, "move offsets out of range 0..<\(count)")
         var moving = CompactArray<Int32>()
         for offset in offsets { moving.append(order.fingerSlot(at: offset)) }
-        precondition(moving.allSatisfy { rows[$0].placeholder == nil }, "a placeholder cannot be moved")
+        precondition(moving.allSatisfy { !rows.isPlaceholderReadingKey($0) }, "a placeholder cannot be moved")
         // Already contiguous and landing where they are: nothing to do.
         if last - first + 1 == offsets.count && destination >= first && destination <= last + 1 { return ListChange() }
         // Take the rows out first (the finger is in the leaf of the last one), contiguous runs last run

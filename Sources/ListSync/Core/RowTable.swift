@@ -75,6 +75,16 @@ struct RowTable {
         records.withUnsafeBufferPointer { records in index.slot(of: id) { records[Int($0)].id } }
     }
 
+    /// Whether the record in `slot` is a placeholder's, read together with its key's length: a move
+    /// calls this first, so that the record's ID and key, which may lie in two cache lines, are fetched
+    /// at once instead of the key's line after the move has placed the row (every key is non-empty, so
+    /// the key read changes no answer).
+    func isPlaceholderReadingKey(_ slot: Int32) -> Bool {
+        records.withUnsafeBufferPointer { records in
+            records[Int(slot)].placeholder != nil || records[Int(slot)].key.count == 0
+        }
+    }
+
     /// The order index bound (key, rank, ID) of the row or placeholder in `slot`.
     @inline(__always)
     func bound(of slot: Int32) -> OrderIndex.Bound {
