@@ -85,6 +85,11 @@ struct RowTable {
         }
     }
 
+    /// The key head (``PositionKey/head``) of the row or placeholder in `slot`, read in place.
+    func keyHead(of slot: Int32) -> UInt64 {
+        records.withUnsafeBufferPointer { $0[Int(slot)].key.head }
+    }
+
     /// The order index bound (key, rank, ID) of the row or placeholder in `slot`.
     @inline(__always)
     func bound(of slot: Int32) -> OrderIndex.Bound {

@@ -552,12 +552,17 @@ struct OrderIndex {
     init(sorted slots: [Int32], rows: borrowing RowTable) {
         self.init()
         guard !slots.isEmpty else { return }
-        freeLeaves = [root]
         var level: [(node: Int32, size: Int, bound: Bound)] = []
         let leafFill = Self.leafCapacity * 3 / 4
         let branchFill = Self.branchCapacity * 3 / 4
-        for start in stride(from: 0, to: slots.count, by: leafFill) {
-            let leaf = newLeaf()
+        // Every leaf at once (the empty root's block becomes the first): no growth copies.
+        let leafCount = (slots.count + leafFill - 1) / leafFill
+        leafSlots = ContiguousArray(repeating: 0, count: leafCount * Self.leafCapacity)
+        leafHeads = ContiguousArray(repeating: 0, count: leafCount * Self.leafCapacity)
+        leafWidths = ContiguousArray(repeating: 0, count: leafCount)
+        for index in 0..<leafCount {
+            let leaf = Int32(index)
+            let start = index * leafFill
             let end = min(start + leafFill, slots.count)
             leafSlots.withUnsafeMutableBufferPointer { leafSlots in
                 slots[start..<end].withUnsafeBufferPointer { group in
@@ -565,8 +570,10 @@ struct OrderIndex {
                         from: group.baseAddress.unsafelyUnwrapped, count: group.count)
                 }
             }
-            for (offset, slot) in slots[start..<end].enumerated() {
-                leafHeads[Int(leaf) * Self.leafCapacity + offset] = rows[slot].key.head
+            leafHeads.withUnsafeMutableBufferPointer { leafHeads in
+                for (offset, slot) in slots[start..<end].enumerated() {
+                    leafHeads[Int(leaf) * Self.leafCapacity + offset] = rows.keyHead(of: slot)
+                }
             }
             leafWidths[Int(leaf)] = Int32(end - start)
             level.append((leaf, end - start, rows.bound(of: slots[start])))
