@@ -97,12 +97,16 @@ struct OrderIndex {
     /// Copies `count` leaf entries (slots and key heads) from position `source` of the leaf storage to
     /// position `target`; the two ranges may overlap.
     private mutating func moveEntries(from source: Int, to target: Int, count: Int) {
-        leafSlots.withUnsafeMutableBufferPointer { slots in
-            let base = slots.baseAddress.unsafelyUnwrapped
-            (base + target).update(from: base + source, count: count)
-        }
-        leafHeads.withUnsafeMutableBufferPointer { heads in
-            let base = heads.baseAddress.unsafelyUnwrapped
+        Self.move(count, from: source, to: target, in: &leafSlots)
+        Self.move(count, from: source, to: target, in: &leafHeads)
+    }
+
+    /// Copies `count` values of `storage` from position `source` to `target`; the ranges may overlap.
+    private static func move<Value>(
+        _ count: Int, from source: Int, to target: Int, in storage: inout ContiguousArray<Value>
+    ) {
+        storage.withUnsafeMutableBufferPointer { storage in
+            let base = storage.baseAddress.unsafelyUnwrapped
             (base + target).update(from: base + source, count: count)
         }
     }
@@ -611,7 +615,7 @@ struct OrderIndex {
             let width = Int(leafWidths[Int(node)])
             precondition(node == root || width > 0, "empty leaf")
             for index in base..<(base + width) {
-                precondition(leafHeads[index] == rows[leafSlots[index]].key.head, "stale key head")
+                precondition(leafHeads[index] == rows.keyHead(of: leafSlots[index]), "stale key head")
                 let bound = rows.bound(of: leafSlots[index])
                 if let lower { precondition(!(bound < lower), "entry below its bound") }
                 if let upper { precondition(bound < upper, "entry above the next bound") }
