@@ -108,7 +108,9 @@ struct KeyAllocator: Sendable {
     /// Treats the first m bytes of keys as base-256 numbers: the valid m-byte prefixes are the numbers
     /// in `[lo, hi)`, where `lo` is `lower`'s first m bytes (plus one when `lower` is longer than m, since
     /// a prefix of `lower` would include keys below it) and `hi` is `upper`'s first m bytes. m grows from
-    /// just past the common prefix until the gap holds ``candidates`` prefixes.
+    /// just past the common prefix until the gap holds ``candidates`` prefixes. Up to seven bytes, both
+    /// numbers are read from the keys' first words at once; past that, the difference grows a digit at a
+    /// time.
     static func freshPrefix(after lower: PositionKey, before upper: PositionKey, jitter: UInt64) -> PositionKey {
         let common = upper.count == 0 ? 0 : lower.commonPrefixCount(with: upper)
         let cap: Int64 = 1 << 40
@@ -116,16 +118,18 @@ struct KeyAllocator: Sendable {
         var length = common
         var gap: Int64 = 0
         repeat {
-            // Past a key's end its digits are zero; the list's end is a first digit of 256.
-            let upperDigit: Int64
-            if upper.count == 0 {
-                upperDigit = length == 0 ? 256 : 0
+            if length < 7 {
+                // The first `length + 1` bytes as numbers below 2^56; past a key's end its digits are zero,
+                // and the list's end is 256^(length + 1).
+                let shift = UInt64(56 - 8 * length)
+                let upperDigits = upper.count == 0 ? Int64(1) << (64 - shift) : Int64(upper.word0 >> shift)
+                difference = upperDigits - Int64(lower.word0 >> shift)
             } else {
-                upperDigit = length < upper.count ? Int64(upper.byte(at: length)) : 0
+                let upperDigit = length < upper.count ? Int64(upper.byte(at: length)) : 0
+                let lowerDigit = length < lower.count ? Int64(lower.byte(at: length)) : 0
+                difference = min(difference * 256 + upperDigit - lowerDigit, cap)
             }
-            let lowerDigit = length < lower.count ? Int64(lower.byte(at: length)) : 0
             length += 1
-            difference = min(difference * 256 + upperDigit - lowerDigit, cap)
             gap = difference - (lower.count > length ? 1 : 0)
             precondition(length < 1 << 16, "no room between keys")
         } while gap < candidates

@@ -133,6 +133,13 @@ public struct PositionKey: Hashable, Comparable, Sendable, CustomStringConvertib
     /// The first `length` bytes, zero-padded past the end, plus `addend`, both read as base-256 numbers:
     /// the start of a key, to be completed with ``append(_:)``.
     func prefix(_ length: Int, plus addend: UInt64) -> PositionKey {
+        if length < 8 {
+            // The first `length` bytes as one number (past the key's end its bytes are zero), plus `addend`.
+            let shift = UInt64(64 - 8 * length)
+            let (sum, overflow) = (word0 >> shift).addingReportingOverflow(addend)
+            precondition(!overflow && sum >> UInt64(8 * length) == 0, "prefix overflow")
+            return PositionKey(head: sum << shift | UInt64(length)).unsafelyUnwrapped
+        }
         var key = prefix(min(length, count))
         if length <= Self.inlineCapacity {
             key.count = length  // the inline bytes past the end are zero
