@@ -11,7 +11,9 @@ let package = Package(
     ],
     targets: [
         // Core: identities, clocks, position keys, the replicated list, merge, change batches, encoding. Pure.
-        .target(name: "ListSync"),
+        .target(name: "ListSync", dependencies: ["CListSyncPrefetch"]),
+        // A cache prefetch hint, which Swift does not expose (a C header with one inline function).
+        .target(name: "CListSyncPrefetch"),
         // Durable storage of a replica: snapshot + append-only log, crash recovery, compaction.
         .target(name: "ListSyncStore", dependencies: ["ListSync"]),
         // The command-line demo.

@@ -87,7 +87,8 @@ extension ListCore {
         precondition(destination >= 0 && destination < count, "destination \(destination) out of range 0..<\(count)")
         var change = beginChange()
         let slot = order.fingerSlot(at: source)
-        precondition(!rows.isPlaceholderReadingKey(slot), "a placeholder cannot be moved")
+        rows.prefetch(slot)  // read when the row lands, after the descent and the key allocation
+        precondition(!rows.isPlaceholder(slot), "a placeholder cannot be moved")
         guard source != destination else { return ListChange() }
         order.remove(at: source)
         let displaced = place(count: 1, at: destination, jitterSeed: change.firstCounter)
@@ -112,7 +113,8 @@ extension ListCore {
         precondition(first >= 0 && last < count, "move offsets out of range 0..<\(count)")
         var moving = CompactArray<Int32>()
         for offset in offsets { moving.append(order.fingerSlot(at: offset)) }
-        precondition(moving.allSatisfy { !rows.isPlaceholderReadingKey($0) }, "a placeholder cannot be moved")
+        for slot in moving { rows.prefetch(slot) }
+        precondition(moving.allSatisfy { !rows.isPlaceholder($0) }, "a placeholder cannot be moved")
         // Already contiguous and landing where they are: nothing to do.
         if last - first + 1 == offsets.count && destination >= first && destination <= last + 1 { return ListChange() }
         // Take the rows out first (the finger is in the leaf of the last one), contiguous runs last run

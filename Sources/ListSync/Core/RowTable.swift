@@ -1,3 +1,5 @@
+import CListSyncPrefetch
+
 /// A row the replica knows and that is not deleted: its identity and the stamps of its registers; or a
 /// local placeholder.
 ///
@@ -75,13 +77,20 @@ struct RowTable {
         records.withUnsafeBufferPointer { records in index.slot(of: id) { records[Int($0)].id } }
     }
 
-    /// Whether the record in `slot` is a placeholder's, read together with its key's length: a move
-    /// calls this first, so that the record's ID and key, which may lie in two cache lines, are fetched
-    /// at once instead of the key's line after the move has placed the row (every key is non-empty, so
-    /// the key read changes no answer).
-    func isPlaceholderReadingKey(_ slot: Int32) -> Bool {
+    /// Whether the record in `slot` is a placeholder's; reads the record only while placeholders are
+    /// pending, so that a move's check costs no cache miss (see ``prefetch(_:)``).
+    func isPlaceholder(_ slot: Int32) -> Bool {
+        !placeholders.isEmpty && records[Int(slot)].placeholder != nil
+    }
+
+    /// Starts loading both cache lines of the record in `slot` without waiting for them: a move calls
+    /// this as soon as it knows its row's slot, so that the record, read only after placing the row, is
+    /// in the cache by then instead of a miss to wait for.
+    func prefetch(_ slot: Int32) {
         records.withUnsafeBufferPointer { records in
-            records[Int(slot)].placeholder != nil || records[Int(slot)].key.count == 0
+            let record = UnsafeRawPointer(records.baseAddress.unsafelyUnwrapped + Int(slot))
+            listsync_prefetch(record)
+            listsync_prefetch(record + MemoryLayout<RowRecord>.stride - 1)
         }
     }
 
