@@ -59,6 +59,12 @@ struct ListCore {
         return order.lowerBound(rows.bound(of: slot), rows: rows)
     }
 
+    /// Starts loading the buckets that looking up `id` among the tombstones and the rows reads.
+    private func prefetchLookups(of id: RowID) {
+        tombstones.prefetchLookup(of: id)
+        rows.prefetchLookup(of: id)
+    }
+
     /// Whether the row `id` was deleted.
     func isDeleted(_ id: RowID) -> Bool { tombstones[id] != nil }
 
@@ -108,7 +114,10 @@ struct ListCore {
         var plans: [Plan] = []
         plans.reserveCapacity(updates.count)
         rows.reserveCapacity(adding: updates.count)
-        for update in updates {
+        let distance = Int(RowIDIndex.prefetchDistance)
+        for (offset, update) in updates.enumerated() {
+            // The lookups below are cache misses: start those of a later update now.
+            if offset + distance < updates.count { prefetchLookups(of: updates[offset + distance].id) }
             clock = max(clock, update.maxLamport)
             if tombstones[update.id] != nil {
                 if update.deletion.isSet { tombstones.insert(update.id, deletedBy: update.deletion) }

@@ -1,3 +1,5 @@
+import CListSyncPrefetch
+
 /// A hash index from row IDs to the 32-bit slots of a table that holds the IDs: open addressing with
 /// linear probing and a cheap multiplicative hash, several times faster than `Dictionary`'s SipHash.
 ///
@@ -80,13 +82,43 @@ struct RowIDIndex {
         return nil
     }
 
-    /// Adds the slots `slots`, reading their IDs with `idOfSlot`, in one tight loop (a bulk load's cache
-    /// misses then overlap); returns false, leaving the index incomplete, when an ID is held already.
+    /// Adds the slots `slots`, reading their IDs with `idOfSlot`, in one tight loop; returns false,
+    /// leaving the index incomplete, when an ID is held already.
+    ///
+    /// Each bucket is a cache miss: the loop prefetches the home bucket of the ID ``prefetchDistance``
+    /// slots ahead, so that many misses are under way at once.
     mutating func insert(contentsOf slots: Range<Int32>, id idOfSlot: (Int32) -> RowID) -> Bool {
+        reserveCapacity(count + slots.count)  // no growth inside the loop: prefetched buckets stay put
         for slot in slots {
+            if slot + Self.prefetchDistance < slots.upperBound {
+                prefetchHome(of: idOfSlot(slot + Self.prefetchDistance))
+            }
             guard insert(slot, for: idOfSlot(slot), unlessPresent: idOfSlot) == nil else { return false }
         }
         return true
+    }
+
+    /// Whether the index holds one of `ids` (reading the ID in a candidate slot with `idOfSlot`): a tight
+    /// loop of lookups that prefetches ahead as ``insert(contentsOf:id:)`` does.
+    func containsAny(of ids: UnsafeBufferPointer<RowID>, id idOfSlot: (Int32) -> RowID) -> Bool {
+        guard count > 0 else { return false }
+        let distance = Int(Self.prefetchDistance)
+        for offset in ids.indices {
+            if offset + distance < ids.count { prefetchHome(of: ids[offset + distance]) }
+            if slot(of: ids[offset], id: idOfSlot) != nil { return true }
+        }
+        return false
+    }
+
+    /// How many IDs ahead a bulk insert or lookup prefetches.
+    static let prefetchDistance: Int32 = 16
+
+    /// Starts loading the home bucket of `id` into the cache, without waiting for it.
+    func prefetchHome(of id: RowID) {
+        buckets.withUnsafeBufferPointer { buckets in
+            listsync_prefetch(
+                buckets.baseAddress.unsafelyUnwrapped + Self.home(ofHashBits: Self.hashBits(of: id), shift: shift))
+        }
     }
 
     /// Doubles the buckets when one more entry would pass the load factor of 3/4.

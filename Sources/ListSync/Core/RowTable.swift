@@ -148,6 +148,14 @@ struct RowTable {
         }
     }
 
+    /// Starts loading the bucket that looking up the row `id` reads first.
+    func prefetchLookup(of id: RowID) { index.prefetchHome(of: id) }
+
+    /// Whether one of `ids` is a row of the table (looked up in one prefetching loop).
+    func containsAny(of ids: UnsafeBufferPointer<RowID>) -> Bool {
+        records.withUnsafeBufferPointer { records in index.containsAny(of: ids) { records[Int($0)].id } }
+    }
+
     /// Adds the record of placeholder `id` with key `key` and returns its slot.
     mutating func addPlaceholder(_ id: PlaceholderID, key: PositionKey) -> Int32 {
         let slot = store(RowRecord(placeholder: id, key: key))

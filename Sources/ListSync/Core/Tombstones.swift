@@ -16,6 +16,9 @@ struct Tombstones {
         ids.withUnsafeBufferPointer { ids in index.slot(of: id) { ids[Int($0)] } }
     }
 
+    /// Starts loading the bucket that looking up `id` reads first.
+    func prefetchLookup(of id: RowID) { index.prefetchHome(of: id) }
+
     /// Makes room for `count` more deleted rows.
     mutating func reserveCapacity(_ count: Int) {
         index.reserveCapacity(ids.count + count)
@@ -49,10 +52,10 @@ struct Tombstones {
     /// ``RowTable/indexUnindexedRows()``.
     mutating func indexUnindexed(unlessIn rows: borrowing RowTable) -> Bool {
         let start = index.count
-        let unique = ids.withUnsafeBufferPointer { ids in
+        return ids.withUnsafeBufferPointer { ids in
             index.insert(contentsOf: Int32(start)..<Int32(ids.count), id: { ids[Int($0)] })
+                && !rows.containsAny(of: UnsafeBufferPointer(rebasing: ids[start...]))
         }
-        return unique && ids[start...].allSatisfy { rows.slot(of: $0) == nil }
     }
 
     /// Calls `body` with every deleted row and its delete stamp.
