@@ -83,13 +83,13 @@ struct RowTable {
         !placeholders.isEmpty && records[Int(slot)].placeholder != nil
     }
 
-    /// Starts loading both cache lines of the record in `slot` without waiting for them: a move calls
-    /// this as soon as it knows its row's slot, so that the record, read only after placing the row, is
-    /// in the cache by then instead of a miss to wait for.
+    /// Starts loading every cache line of the record in `slot` (two or three) without waiting for them:
+    /// a move calls this as soon as it knows its row's slot, so that the record, read only after placing
+    /// the row, is in the cache by then instead of a miss to wait for.
     func prefetch(_ slot: Int32) {
         records.withUnsafeBufferPointer { records in
             let record = UnsafeRawPointer(records.baseAddress.unsafelyUnwrapped + Int(slot))
-            listsync_prefetch(record)
+            for offset in stride(from: 0, to: MemoryLayout<RowRecord>.stride, by: 64) { listsync_prefetch(record + offset) }
             listsync_prefetch(record + MemoryLayout<RowRecord>.stride - 1)
         }
     }
