@@ -1,4 +1,4 @@
-import CListSyncPrefetch
+internal import CListSyncPrefetch
 
 /// A hash index from row IDs to the 32-bit slots of a table that holds the IDs: open addressing with
 /// linear probing and a cheap multiplicative hash, several times faster than `Dictionary`'s SipHash.

@@ -1,4 +1,4 @@
-import CListSyncPrefetch
+internal import CListSyncPrefetch
 
 /// A row the replica knows and that is not deleted: its identity and the stamps of its registers; or a
 /// local placeholder.
