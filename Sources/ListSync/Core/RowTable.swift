@@ -89,7 +89,9 @@ struct RowTable {
     func prefetch(_ slot: Int32) {
         records.withUnsafeBufferPointer { records in
             let record = UnsafeRawPointer(records.baseAddress.unsafelyUnwrapped + Int(slot))
-            for offset in stride(from: 0, to: MemoryLayout<RowRecord>.stride, by: 64) { listsync_prefetch(record + offset) }
+            for offset in stride(from: 0, to: MemoryLayout<RowRecord>.stride, by: 64) {
+                listsync_prefetch(record + offset)
+            }
             listsync_prefetch(record + MemoryLayout<RowRecord>.stride - 1)
         }
     }
