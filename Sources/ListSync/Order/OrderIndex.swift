@@ -101,6 +101,15 @@ struct OrderIndex {
         Self.move(count, from: source, to: target, in: &leafHeads)
     }
 
+    /// Removes the `count` leaf entries at position `entry` of the leaf storage, shifting the `following`
+    /// entries after them down; returns the first slot removed.
+    @inline(__always)
+    private mutating func removeEntries(at entry: Int, count: Int, following: Int) -> Int32 {
+        let first = leafSlots[entry]
+        moveEntries(from: entry + count, to: entry, count: following)
+        return first
+    }
+
     /// Copies `count` values of `storage` from position `source` to `target`; the ranges may overlap.
     private static func move<Value>(
         _ count: Int, from source: Int, to target: Int, in storage: inout ContiguousArray<Value>
@@ -464,9 +473,9 @@ struct OrderIndex {
         guard fingerHolds(range.lowerBound), range.upperBound <= finger.end,
             finger.end - finger.start - range.count >= Self.leafCapacity / 4
         else { return nil }
-        let entry = Int(finger.leaf) * Self.leafCapacity + range.lowerBound - finger.start
-        let first = leafSlots[entry]
-        moveEntries(from: entry + range.count, to: entry, count: finger.end - range.upperBound)
+        let first = removeEntries(
+            at: Int(finger.leaf) * Self.leafCapacity + range.lowerBound - finger.start, count: range.count,
+            following: finger.end - range.upperBound)
         leafWidths[Int(finger.leaf)] -= Int32(range.count)
         fingerLeafChanged(by: -range.count)
         return first
@@ -492,9 +501,8 @@ struct OrderIndex {
             precondition(index < width, "leaf index out of range")
             let removed = min(limit, width - index)
             leafWidths[Int(node)] -= Int32(removed)
-            let entry = Int(node) * Self.leafCapacity + index
-            let first = leafSlots[entry]
-            moveEntries(from: entry + removed, to: entry, count: width - index - removed)
+            let first = removeEntries(
+                at: Int(node) * Self.leafCapacity + index, count: removed, following: width - index - removed)
             return (removed, first)
         }
         let (position, local) = child(of: node, containing: index)
