@@ -4,7 +4,9 @@ import TestSupport
 import Testing
 
 /// Randomized convergence: many replicas, random operations, random delivery order, duplicates and
-/// partitions. `LISTSYNC_SEEDS=N` runs N seeds instead of the default; `LISTSYNC_SEED=S` replays one.
+/// partitions. `LISTSYNC_SEEDS=N` runs N plain seeds and N/4 seeds with placeholders instead of the
+/// default; `LISTSYNC_SEED=S` replays one (with `LISTSYNC_PLACEHOLDERS=1` for a placeholder seed). Each
+/// seed is announced on standard error before it runs, with the command that replays it.
 struct ConvergenceTests {
     static let environment = ProcessInfo.processInfo.environment
     static let seedCount = environment["LISTSYNC_SEEDS"].flatMap { Int($0) } ?? 200
@@ -12,11 +14,14 @@ struct ConvergenceTests {
 
     /// Runs one seed with 3 to 8 replicas, with placeholder operations when `placeholders` is true.
     static func run(seed: UInt64, operations: Int = operationCount, placeholders: Bool = false) throws {
+        let replay =
+            "LISTSYNC_SEED=\(seed)\(placeholders ? " LISTSYNC_PLACEHOLDERS=1" : "") swift test --filter replaySeed"
+        announceSeed(seed, of: placeholders ? "convergence with placeholders" : "convergence", replay: replay)
         let simulation = Simulation(seed: seed, replicaCount: 3 + Int(seed % 6), placeholders: placeholders)
         do {
             try simulation.run(operations: operations)
         } catch {
-            Issue.record("\(error) (replay: LISTSYNC_SEED=\(seed) swift test --filter replaySeed)")
+            Issue.record("\(error) (replay: \(replay))")
         }
     }
 
@@ -43,9 +48,10 @@ struct ConvergenceTests {
         #expect(counts.inserted == counts.committed + counts.withdrawn)
     }
 
+    /// Replays `LISTSYNC_SEED` (default 4,242), with placeholders when `LISTSYNC_PLACEHOLDERS=1`.
     @Test func replaySeed() throws {
         let seed = Self.environment["LISTSYNC_SEED"].flatMap { UInt64($0) } ?? 4_242
-        try Self.run(seed: seed)
+        try Self.run(seed: seed, placeholders: Self.environment["LISTSYNC_PLACEHOLDERS"] == "1")
     }
 
     @Test func convergenceCountsOperations() throws {

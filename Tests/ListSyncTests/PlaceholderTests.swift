@@ -152,4 +152,22 @@ struct PlaceholderTests {
         try peer.merge(local.changes(since: peer.versionVector))
         #expect(peer.map(\.value) == ["a", "x", "z", "b", "c"] && peer.snapshot() == local.snapshot())
     }
+
+    /// A replica whose only history is a withdrawn placeholder (a failed drop) holds no rows but a free
+    /// slot; its first merge must take the ordinary path, not the bulk load into an empty table.
+    @Test func aWithdrawnPlaceholderLeavesAReplicaThatMerges() throws {
+        let source = ReplicatedList<String>(replicaID: ReplicaID(1))
+        source.append(contentsOf: ["a", "b", "c"])
+        let list = ReplicatedList<String>(replicaID: ReplicaID(2))
+        var mirror = BatchMirror(Array(list))
+        let (ids, shown) = list.insertPlaceholders(showing: ["…"], at: 0)
+        try mirror.apply(shown, from: list)
+        try mirror.apply(list.removePlaceholder(ids[0]), from: list)
+        try mirror.apply(list.merge(source.changes(since: list.versionVector)), from: list)
+        list._checkInvariants()
+        #expect(list.map(\.value) == ["a", "b", "c"] && list.snapshot() == source.snapshot())
+        list.append("d")
+        try source.merge(list.changes(since: source.versionVector))
+        #expect(source.map(\.value) == ["a", "b", "c", "d"])
+    }
 }

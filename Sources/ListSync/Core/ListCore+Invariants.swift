@@ -2,11 +2,17 @@
 extension ListCore {
     /// Traps when an invariant does not hold: keys valid and strictly ordered (ties broken by row ID),
     /// every visible row in the order exactly once, row table and tombstones disjoint and consistent,
-    /// every stamp in the state covered by what the replica has seen, and the clock above every stamp;
+    /// every stamp in the state covered by what the replica has seen, the clock above every stamp and
+    /// within ``Stamp/maximumLamport``, and every counter within ``Dot/maximumCounter``;
     /// every placeholder in the order exactly once, without stamps, and never in the row table's lookup.
     func checkInvariants() {
         order.checkStructure(rows: rows)
         let seen = self.seen
+        precondition(clock <= Stamp.maximumLamport, "clock \(clock) above the maximum")
+        for entry in seen.entries {
+            precondition(
+                entry.counters.upperBound <= Dot.maximumCounter, "counters of \(entry.replica) above the maximum")
+        }
         var previous: OrderIndex.Bound?
         var ordered = Set<Int32>()
         order.forEachInOrder { slot in

@@ -1,7 +1,8 @@
 /// Merging into a replica that knows nothing yet: loading a snapshot, or a new replica's first sync.
 extension ListCore {
-    /// Whether the replica holds no rows, tombstones or placeholders, so ``applyToEmpty(_:)`` applies.
-    var isEmpty: Bool { rows.count == 0 && tombstones.count == 0 && order.count == 0 }
+    /// Whether the replica holds no rows, tombstones or placeholders and its row table never used a slot
+    /// (a withdrawn placeholder leaves a free one), so ``applyToEmpty(_:)`` applies.
+    var isEmpty: Bool { rows.records.isEmpty && tombstones.count == 0 }
 
     /// The room reserved for `count` rows or tombstones loaded: an eighth more, so that the first edits
     /// after opening a large list do not grow every table at once (a later growth copies a table, as
@@ -95,6 +96,7 @@ extension ListCore {
         var values = EncodedValues()
         do {
             var encoded = try EncodedUpdates(bytes, as: .snapshot)
+            try checkOwnCounters(in: encoded.coverage)
             values.types = encoded.types
             values.slots.reserveCapacity(encoded.count)
             values.values.reserveCapacity(encoded.count)

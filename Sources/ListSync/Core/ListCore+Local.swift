@@ -11,9 +11,12 @@ extension ListCore {
     }
 
     /// Starts a local change; empties ``touched`` for it.
+    ///
+    /// Its Lamport time is one above the clock, or ``Stamp/maximumLamport`` once the clock reached it
+    /// (the clock never exceeds it: merged stamps are decoded within range, local ones saturate).
     private mutating func beginChange() -> LocalChange {
         touched.removeAll()
-        return LocalChange(replica: replica, lamport: clock + 1, firstCounter: nextCounter)
+        return LocalChange(replica: replica, lamport: min(clock + 1, Stamp.maximumLamport), firstCounter: nextCounter)
     }
 
     /// The stamp of `change`'s next operation, on `row` (nil: a new row, whose ID is the stamp's dot),
@@ -29,6 +32,9 @@ extension ListCore {
     private mutating func commit(_ change: LocalChange) {
         guard change.used > 0 else { return }
         let counters = change.firstCounter...(change.firstCounter + change.used - 1)
+        // Unreachable in practice: a replica adopts none of its own counters above
+        // `Dot.maximumAdoptedCounter`, which leaves 2^40 local operations before this limit.
+        precondition(counters.upperBound <= Dot.maximumCounter, "replica \(replica) used every operation counter")
         markLocal(counters, lamport: change.lamport)
         journal.record(counters)
     }

@@ -20,7 +20,8 @@ public enum BinaryDecodingError: Error, Hashable, Sendable {
     case invalidUTF8(offset: Int)
     /// Elements at `offset` are not in the required strictly increasing order.
     case notCanonical(offset: Int)
-    /// A stamp or dot at `offset` has a zero Lamport time or counter.
+    /// A stamp, dot or counter range at `offset` has a Lamport time or counter outside
+    /// 1...``Dot/maximumCounter`` (zero, or above 2^62 − 1).
     case invalidStamp(offset: Int)
     /// The flags byte at `offset` has unknown bits or a contradictory combination.
     case invalidFlags(offset: Int)

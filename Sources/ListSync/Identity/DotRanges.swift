@@ -50,8 +50,8 @@ struct CounterRanges: Hashable, Sendable {
         ranges = result
     }
 
-    /// The number of counters covered.
-    var count: UInt64 { ranges.reduce(0) { $0 + ($1.upperBound - $1.lowerBound + 1) } }
+    /// The number of counters covered, at most `UInt64.max`.
+    var count: UInt64 { ranges.reduce(0) { $0.addingSaturated($1.upperBound - $1.lowerBound + 1) } }
 
     /// Whether every counter of `range` is covered.
     func contains(_ range: ClosedRange<UInt64>) -> Bool {
@@ -188,8 +188,16 @@ struct DotRanges: Hashable, Sendable {
     }
 
     /// The number of operations covered.
-    var count: UInt64 { entries.reduce(0) { $0 + $1.counters.count } }
+    var count: UInt64 { entries.reduce(0) { $0.addingSaturated($1.counters.count) } }
 
     /// Whether nothing is covered.
     var isEmpty: Bool { entries.isEmpty }
+}
+
+extension UInt64 {
+    /// `self + other`, or `UInt64.max` where the sum would overflow.
+    func addingSaturated(_ other: UInt64) -> UInt64 {
+        let (sum, overflow) = addingReportingOverflow(other)
+        return overflow ? .max : sum
+    }
 }

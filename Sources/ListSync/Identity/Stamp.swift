@@ -8,6 +8,11 @@ public struct Stamp: Hashable, Comparable, Sendable, CustomStringConvertible {
     /// The operation's identity.
     public var dot: Dot
 
+    /// The highest Lamport time a change set, snapshot or log may carry: 2^62 − 1, as
+    /// ``Dot/maximumCounter``. A replica whose clock reached it gives its later changes this same time
+    /// instead of counting past it; among themselves such changes are ordered by replica and counter.
+    public static let maximumLamport: UInt64 = Dot.maximumCounter
+
     /// Creates a stamp.
     @inlinable
     public init(lamport: UInt64, dot: Dot) {

@@ -79,6 +79,7 @@ public final class ReplicatedList<Element: Codable & Sendable> {
     /// Durable storage calls this after a restart with a counter above any it may have handed out
     /// before a crash, so no operation dot is ever reused. Counters skipped this way are simply never
     /// used; operations the replica made but lost still reach it back from any peer that has them.
+    /// - Precondition: `counter <= Dot.maximumAdoptedCounter + 1`; storage checks what it read first.
     public func reserveOperationCounters(from counter: UInt64) {
         core.raiseNextCounter(to: counter)
     }

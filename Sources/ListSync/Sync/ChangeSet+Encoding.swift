@@ -175,7 +175,9 @@ struct EncodedUpdates {
                 let (lower, overflowLower) = previousUpper.addingReportingOverflow(gap)
                 let (lowerBound, overflowOne) = lower.addingReportingOverflow(1)
                 let (upperBound, overflowUpper) = lowerBound.addingReportingOverflow(length)
-                guard !overflowLower && !overflowOne && !overflowUpper else { throw .invalidStamp(offset: rangeStart) }
+                guard !overflowLower && !overflowOne && !overflowUpper && upperBound <= Dot.maximumCounter else {
+                    throw .invalidStamp(offset: rangeStart)
+                }
                 if previousUpper > 0 && gap == 0 { throw .notCanonical(offset: rangeStart) }
                 coverage.insert(lowerBound...upperBound, of: replica)
                 previousUpper = upperBound
@@ -362,7 +364,7 @@ private struct UpdateColumnReader {
             bits & Flag.valueStampIsPositionStamp == 0 || (hasPosition && hasValue)
         else { throw .invalidFlags(offset: flags.valueOffset) }
         let counter = previousCounter &+ UInt64(bitPattern: try rowCounter.nextSigned())
-        guard counter > 0 else { throw .invalidStamp(offset: rowCounter.valueOffset) }
+        guard counter > 0 && counter <= Dot.maximumCounter else { throw .invalidStamp(offset: rowCounter.valueOffset) }
         previousCounter = counter
         let id = RowID(
             replica: try replica(flagsAndReplica >> Flag.replicaShift, at: flags.valueOffset), counter: counter)
@@ -414,10 +416,14 @@ private struct UpdateColumnReader {
             // Read the index first: a mutation inside the call's arguments would copy the whole reader.
             let replicaIndex = try stampReplica.next()
             dot = Dot(replica: try replica(replicaIndex, at: stampReplica.valueOffset), counter: counter)
-            guard counter > 0 else { throw .invalidStamp(offset: stampCounter.valueOffset) }
+            guard counter > 0 && counter <= Dot.maximumCounter else {
+                throw .invalidStamp(offset: stampCounter.valueOffset)
+            }
         }
         let lamport = dot.counter &+ UInt64(bitPattern: relativeLamport)
-        guard lamport > 0 else { throw .invalidStamp(offset: stampLamport.valueOffset) }
+        guard lamport > 0 && lamport <= Stamp.maximumLamport else {
+            throw .invalidStamp(offset: stampLamport.valueOffset)
+        }
         return Stamp(lamport: lamport, dot: dot)
     }
 
