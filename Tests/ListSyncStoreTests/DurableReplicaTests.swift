@@ -1,6 +1,7 @@
 import Foundation
 import ListSync
 import ListSyncStore
+import TestSupport
 import Testing
 
 /// Opening, updating, merging, reopening, compacting and closing a durable replica in one process.
@@ -106,17 +107,15 @@ struct DurableReplicaTests {
 
     @Test func rejectedMergeIsNotLogged() throws {
         let directory = try TemporaryDirectory()
-        let store = try DurableReplica<Int>(directory: directory.file("replica"))
-        let strings = ReplicatedList<String>()
-        strings.append("not an Int")
+        let store = try DurableReplica<String>(directory: directory.file("replica"))
         #expect {
-            try store.merge(strings.changes(since: VersionVector()))
+            try store.merge(ChangeSet(decoding: HandEncoded.uncoveredInsert(covering: false)))
         } throws: { error in
-            guard case .mergeRejected(.typeMismatch) = error as? StoreError else { return false }
+            guard case .mergeRejected(.uncoveredOperation) = error as? StoreError else { return false }
             return true
         }
         try store.close()
-        let reopened = try DurableReplica<Int>(directory: directory.file("replica"))
+        let reopened = try DurableReplica<String>(directory: directory.file("replica"))
         #expect(reopened.read { $0.isEmpty } && reopened.recoveryReport.recordsReplayed == 0)
         try reopened.close()
     }

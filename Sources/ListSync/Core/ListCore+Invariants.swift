@@ -23,7 +23,7 @@ extension ListCore {
                     !record.positionStamp.isSet && !record.valueStamp.isSet, "\(placeholder) carries an operation")
                 precondition(placeholder.rawValue < nextPlaceholder, "\(placeholder) not handed out yet")
             } else {
-                precondition(record.isVisible, "invisible row \(record.id) in the order")
+                precondition(rows.isVisible(slot), "invisible row \(record.id) in the order")
             }
             precondition(PositionKey.isValid(record.key.bytes), "invalid key \(record.key) of \(record.id)")
             let bound = rows.bound(of: slot)
@@ -36,12 +36,15 @@ extension ListCore {
             let record = rows[slot]
             precondition(rows.slot(of: record.id) == slot, "row table lookup of \(record.id)")
             precondition(tombstones[record.id] == nil, "row \(record.id) is both live and deleted")
-            if record.isVisible { visible += 1 }
+            if rows.isVisible(slot) { visible += 1 }
             for stamp in [record.positionStamp, record.valueStamp] where stamp.isSet {
                 precondition(
                     seen.contains(stamp.dot), "operation \(stamp.dot) of \(record.id) not in the version vector")
                 precondition(stamp.lamport <= clock, "stamp \(stamp) above the clock \(clock)")
             }
+        }
+        for slot in rows.hidden {
+            precondition(rows.slot(of: rows[slot].id) == slot, "hidden slot \(slot) holds no row")
         }
         for (placeholder, slot) in rows.placeholders {
             precondition(ordered.contains(slot), "\(placeholder) missing from the order")

@@ -16,11 +16,11 @@ extension ListCore {
     }
 
     /// Adds one update of a bulk load, its ID not indexed yet (``finishIndexing()``); returns the slot
-    /// whose value it sets, if any.
+    /// whose value it sets, if any. `hides`: its value is one the owner cannot show.
     ///
     /// Every update is new here, so no register is compared: a row is added with the registers it
     /// carries, a deletion becomes a tombstone.
-    private mutating func add(_ update: consuming RowUpdate, to load: inout BulkLoad) -> Int32? {
+    private mutating func add(_ update: consuming RowUpdate, hides: Bool = false, to load: inout BulkLoad) -> Int32? {
         clock = max(clock, update.maxLamport)
         if update.deletion.isSet {
             tombstones.insertUnindexed(update.id, deletedBy: update.deletion)
@@ -31,7 +31,8 @@ extension ListCore {
         let position = update.positionStamp.isSet ? update.position.take()! : RowRecord.unsetKey
         let slot = rows.addUnindexed(
             RowRecord(id: update.id, key: position, positionStamp: update.positionStamp, valueStamp: update.valueStamp))
-        if update.positionStamp.isSet && update.valueStamp.isSet {
+        if hides { rows.setHidden(true, slot) }
+        if update.positionStamp.isSet && update.valueStamp.isSet && !hides {
             if let previous = load.visible.last, !rows.precedes(previous, slot) { load.sorted = false }
             load.visible.append(slot)
         }
@@ -51,13 +52,14 @@ extension ListCore {
         return Array(visible.indices)
     }
 
-    /// Merges `updates` (unique row IDs) into an empty replica in bulk; the same result as ``apply(_:placeholderKeys:)``.
+    /// Merges `updates` (unique row IDs) into an empty replica in bulk; the same result as
+    /// ``apply(_:placeholderKeys:hiding:)``.
     ///
     /// The visible rows, which come sorted in the canonical order of a change set, make the order index
     /// bottom-up.
     /// - Precondition: ``isEmpty``.
     /// - Complexity: O(k) for k updates in canonical order, O(k log k) otherwise.
-    mutating func applyToEmpty(_ updates: [RowUpdate]) -> ListChange {
+    mutating func applyToEmpty(_ updates: [RowUpdate], hiding: Set<Int>) -> ListChange {
         precondition(isEmpty, "bulk merge into a replica that holds rows")
         touched.removeAll()
         touched.valueSlots.reserveCapacity(updates.count)
@@ -66,10 +68,24 @@ extension ListCore {
         rows.reserveCapacity(adding: Self.withHeadroom(updates.count - deletions))
         var load = BulkLoad()
         load.visible.reserveCapacity(updates.count - deletions)
-        for update in updates { touched.valueSlots.append(add(update, to: &load)) }
+        for (offset, update) in updates.enumerated() {
+            let hides = !hiding.isEmpty && hiding.contains(offset) && update.valueStamp.isSet
+            touched.valueSlots.append(add(update, hides: hides, to: &load))
+        }
         let unique = finishIndexing()
         precondition(unique, "bulk merge of a row twice")
         return ListChange(inserted: CompactArray(finish(load)))
+    }
+
+    /// Hides the values of the rows in `slots`, which the owner cannot show: visible ones leave the
+    /// order (a snapshot's values are decoded after its rows are loaded).
+    /// - Complexity: O(k log n) for k slots.
+    @usableFromInline
+    mutating func hide(_ slots: [Int32]) {
+        for slot in slots {
+            if rows.isVisible(slot) { order.remove(at: order.lowerBound(rows.bound(of: slot), rows: rows)) }
+            rows.setHidden(true, slot)
+        }
     }
 
     /// The values of a loaded snapshot, still encoded: for each, the slot it belongs to.

@@ -36,7 +36,7 @@ extension ListCore {
             if carriesValue { update.valueStamp = record.valueStamp }
             let valueSlot = carriesValue ? slot : nil
             if update.positionStamp.isSet {
-                if record.isVisible {
+                if rows.isVisible(slot) {
                     positioned.append(update, valueSlot: valueSlot)
                 } else {
                     waiting.append(update, valueSlot: valueSlot)
@@ -68,7 +68,7 @@ extension ListCore {
                 if rows[slot].placeholder == nil { visit(slot) }  // placeholders never leave the replica
             }
             rows.forEachSlot { slot in
-                if !rows[slot].isVisible { visit(slot) }
+                if !rows.isVisible(slot) { visit(slot) }
             }
             tombstones.forEachTombstone(visitDeleted)
         }
@@ -96,12 +96,13 @@ extension ListCore {
         try validate(changes.updates, coverage: changes.coverage)
     }
 
-    /// Merges a validated change set: records its coverage as seen and applies its updates.
+    /// Merges a validated change set: records its coverage as seen and applies its updates; the values
+    /// of the updates at offsets in `hiding` are ones the owner cannot show (``apply(_:placeholderKeys:hiding:)``).
     /// - Complexity: O(k log n) for k updates.
     @usableFromInline
-    mutating func merge(_ changes: ChangeSet) -> ListChange {
+    mutating func merge(_ changes: ChangeSet, hiding: Set<Int>) -> ListChange {
         markSeen(changes.coverage)
-        return apply(changes.updates)
+        return apply(changes.updates, hiding: hiding)
     }
 
     /// Throws unless this replica can adopt the operations of its own that `coverage` claims: those it does
@@ -160,10 +161,6 @@ struct CoverageCheck {
 public enum MergeError: Error, Hashable, Sendable {
     /// An update of `row` carries operation `operation`, which the change set does not account for.
     case uncoveredOperation(row: RowID, operation: Dot)
-    /// A value of `row` has a type identifier this list does not read.
-    case typeMismatch(row: RowID, expected: String, found: String)
-    /// A value of `row` could not be decoded as the list's element type.
-    case undecodableValue(row: RowID, reason: String)
     /// The change set or snapshot claims `operation` of this very replica, unknown to it and above
     /// ``Dot/maximumAdoptedCounter``: adopting it would leave the replica too few counters of its own.
     case ownCounterOutOfRange(operation: Dot)

@@ -55,7 +55,7 @@ struct ListCore {
     /// The index of the visible row `id`.
     /// - Complexity: O(log n)
     func index(of id: RowID) -> Int? {
-        guard let slot = rows.slot(of: id), rows[slot].isVisible else { return nil }
+        guard let slot = rows.slot(of: id), rows.isVisible(slot) else { return nil }
         return order.lowerBound(rows.bound(of: slot), rows: rows)
     }
 
@@ -99,11 +99,14 @@ struct ListCore {
     /// old indexes refer to the old order and new indexes to the new one. Placeholders keep their keys,
     /// except those in `placeholderKeys` (slot and new key): a local operation that must displace a
     /// placeholder with a key equal to its new neighbour's re-keys it locally, reported as a move.
-    /// - Complexity: O(k log n) for k updates; O(k) into an empty replica (``applyToEmpty(_:)``).
+    /// The updates at offsets in `hiding` carry values the owner cannot show: a row whose value one of
+    /// them sets is hidden (it leaves the order, reported as removed), and shown again, reported as
+    /// inserted, when a value the owner can show replaces it.
+    /// - Complexity: O(k log n) for k updates; O(k) into an empty replica (``applyToEmpty(_:hiding:)``).
     mutating func apply(
-        _ updates: [RowUpdate], placeholderKeys: [(slot: Int32, key: PositionKey)] = []
+        _ updates: [RowUpdate], placeholderKeys: [(slot: Int32, key: PositionKey)] = [], hiding: Set<Int> = []
     ) -> ListChange {
-        if placeholderKeys.isEmpty && isEmpty { return applyToEmpty(updates) }
+        if placeholderKeys.isEmpty && isEmpty { return applyToEmpty(updates, hiding: hiding) }
         touched.removeAll()
         struct Plan {
             var slot: Int32?
@@ -112,6 +115,8 @@ struct ListCore {
             var takesPosition = false
             var takesValue = false
             var deletes = false
+            /// Whether the value it takes is one the owner cannot show.
+            var hides = false
         }
         var plans: [Plan] = []
         plans.reserveCapacity(updates.count)
@@ -128,13 +133,14 @@ struct ListCore {
             }
             var plan = Plan(slot: rows.slot(of: update.id))
             let record = plan.slot.map { rows[$0] }
-            plan.wasVisible = record?.isVisible ?? false
+            plan.wasVisible = plan.slot.map(rows.isVisible) ?? false
             plan.deletes = update.deletion.isSet
             if !plan.deletes {
                 plan.takesPosition = update.positionStamp > (record?.positionStamp ?? .none)
                 plan.takesValue = update.valueStamp > (record?.valueStamp ?? .none)
+                plan.hides = plan.takesValue && !hiding.isEmpty && hiding.contains(offset)
             }
-            if plan.wasVisible && (plan.deletes || plan.takesPosition) {
+            if plan.wasVisible && (plan.deletes || plan.takesPosition || plan.hides) {
                 plan.oldIndex = order.lowerBound(rows.bound(of: plan.slot!), rows: rows)
             }
             plans.append(plan)
@@ -171,6 +177,7 @@ struct ListCore {
             }
             if plan.takesValue, let slot = plan.slot {
                 rows[slot].valueStamp = update.valueStamp
+                rows.setHidden(plan.hides, slot)
             }
             touched.valueSlots.append(plan.takesValue ? plan.slot : nil)
         }
@@ -178,7 +185,7 @@ struct ListCore {
 
         var entered: [Int] = []  // offsets of rows put into the order
         for (offset, plan) in plans.enumerated() {
-            guard let slot = plan.slot, !plan.deletes, rows[slot].isVisible || rows[slot].placeholder != nil else {
+            guard let slot = plan.slot, !plan.deletes, rows.isVisible(slot) || rows[slot].placeholder != nil else {
                 continue
             }
             guard plan.oldIndex >= 0 || !plan.wasVisible else { continue }
@@ -223,7 +230,7 @@ struct ListCore {
         var inserted = CompactArray<Int>()
         var moved = CompactArray<ListChange.Move>()
         var updated = CompactArray<Int>()
-        for plan in plans where plan.oldIndex >= 0 && plan.deletes {
+        for plan in plans where plan.oldIndex >= 0 && (plan.deletes || plan.hides) {
             removed.append(plan.oldIndex)
         }
         for offset in entered {
@@ -234,7 +241,7 @@ struct ListCore {
                 inserted.append(newIndex(of: plan.slot!))
             }
         }
-        for plan in plans where plan.takesValue && plan.wasVisible {
+        for plan in plans where plan.takesValue && plan.wasVisible && !plan.hides {
             updated.append(newIndex(of: plan.slot!))
         }
         removed.sort()

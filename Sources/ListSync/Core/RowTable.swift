@@ -41,7 +41,8 @@ struct RowRecord {
     /// The key of a row whose position is not known yet (never read: its position stamp is unset).
     static let unsetKey = PositionKey([1])
 
-    /// Whether the row is in the visible order as a confirmed row.
+    /// Whether both the row's position and its value are known (it is visible unless its value is
+    /// hidden: ``RowTable/isVisible(_:)``).
     var isVisible: Bool { positionStamp.isSet && valueStamp.isSet }
 }
 
@@ -61,6 +62,9 @@ struct RowTable {
     private var freeSlots: [Int32] = []
     /// The slots of local placeholders (never in the row-ID index).
     private(set) var placeholders: [PlaceholderID: Int32] = [:]
+    /// The slots of rows whose value this replica cannot show (its owner could not decode it): kept and
+    /// relayed, but out of the visible order until a value it can show replaces it.
+    private(set) var hidden: Set<Int32> = []
 
     /// The number of rows (visible or waiting), not counting placeholders.
     var count: Int { index.count }
@@ -75,6 +79,21 @@ struct RowTable {
     /// The slot of the row `id`, if the table has it.
     func slot(of id: RowID) -> Int32? {
         records.withUnsafeBufferPointer { records in index.slot(of: id) { records[Int($0)].id } }
+    }
+
+    /// Whether the row in `slot` is in the visible order: both its position and value are known, and its
+    /// value is not hidden.
+    func isVisible(_ slot: Int32) -> Bool {
+        records[Int(slot)].isVisible && (hidden.isEmpty || !hidden.contains(slot))
+    }
+
+    /// Hides the value of the row in `slot` (`true`), or shows it again (`false`).
+    mutating func setHidden(_ isHidden: Bool, _ slot: Int32) {
+        if isHidden {
+            hidden.insert(slot)
+        } else if !hidden.isEmpty {
+            hidden.remove(slot)
+        }
     }
 
     /// Whether the record in `slot` is a placeholder's; reads the record only while placeholders are
@@ -190,6 +209,7 @@ struct RowTable {
     /// Removes the record in `slot`; the slot may be reused.
     mutating func remove(_ slot: Int32) {
         index.remove(slot, for: records[Int(slot)].id)
+        setHidden(false, slot)
         freeSlots.append(slot)
     }
 

@@ -13,23 +13,34 @@ extension ReplicatedList {
             updates: list.updates,
             payloads: list.valueSlots.map { slot in
                 slot.map {
-                    ChangeSet.Payload(typeIdentifier: typeIdentifier, bytes: ValueCoding.encode(value(inSlot: $0))[...])
+                    undecodable.isEmpty
+                        ? ChangeSet.Payload(
+                            typeIdentifier: typeIdentifier, bytes: ValueCoding.encode(value(inSlot: $0))[...])
+                        : payload(inSlot: $0, typeIdentifier: typeIdentifier)
                 }
             })
+    }
+
+    /// The value in `slot` as it travels: kept as received when it did not decode, else encoded.
+    private func payload(inSlot slot: Int32, typeIdentifier: String) -> ChangeSet.Payload {
+        if let kept = undecodable[slot] { return kept.payload }
+        return ChangeSet.Payload(typeIdentifier: typeIdentifier, bytes: ValueCoding.encode(value(inSlot: slot))[...])
     }
 
     /// Merges a change set from another replica (or this one) and returns what changed in the rows.
     ///
     /// Idempotent, commutative and associative: change sets may arrive duplicated, late and in any order.
-    /// - Throws: ``MergeError`` when the change set is inconsistent or its values do not decode as
-    ///   `Element`; nothing is applied then.
+    /// A value that does not decode as `Element` never blocks the rest: its row is kept with the value's
+    /// bytes, relayed as they are, and hidden from the visible rows (``undecodableRows``).
+    /// - Throws: ``MergeError`` when the change set is inconsistent; nothing is applied then.
     /// - Complexity: O(k log n) for k rows in the change set.
     @inlinable
     @discardableResult
     public func merge(_ changes: ChangeSet) throws(MergeError) -> ListChange {
         try core.validate(changes)
-        let decoded = try changes.decodedValues(as: Element.self)
-        return store(core.merge(changes)) { decoded[$0] }
+        let decoded = changes.decodedValues(as: Element.self)
+        let change = core.merge(changes, hiding: decoded.undecodable.isEmpty ? [] : Set(decoded.undecodable.keys))
+        return store(change, values: { decoded.values[$0] }, undecodable: decoded.undecodable)
     }
 
     /// The whole replicated state (rows, tombstones, what has been seen) in the binary format.
@@ -40,14 +51,17 @@ extension ReplicatedList {
     }
 
     /// Traps when an internal invariant does not hold (for tests): sorted keys, unique row IDs, index
-    /// consistent with the order, version vector covering every operation, a value for every visible row.
+    /// consistent with the order, version vector covering every operation, a value for every visible row,
+    /// the bytes of every value that did not decode, and those rows hidden.
     public func _checkInvariants() {
         core.checkInvariants()
         core.rows.forEachSlot { slot in
-            if core.rows[slot].isVisible {
+            if core.rows.isVisible(slot) {
                 precondition(Int(slot) < values.count && values[Int(slot)] != nil, "visible row without a value")
             }
         }
+        precondition(Set(undecodable.keys) == core.rows.hidden, "undecodable values and hidden rows differ")
+        for slot in undecodable.keys { precondition(values[Int(slot)] == nil, "undecodable row with a value") }
         for slot in core.rows.placeholders.values {
             precondition(Int(slot) < values.count && values[Int(slot)] != nil, "placeholder without a value")
         }

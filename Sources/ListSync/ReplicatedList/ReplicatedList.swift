@@ -28,6 +28,8 @@ public final class ReplicatedList<Element: Codable & Sendable> {
     @usableFromInline @exclusivity(unchecked) var core: ListCore
     /// Decoded values by row slot.
     @usableFromInline @exclusivity(unchecked) var values: ContiguousArray<Element?> = []
+    /// Values that did not decode as `Element`, kept as received, by row slot (their rows are hidden).
+    @usableFromInline var undecodable: [Int32: UndecodableValue] = [:]
 
     /// Creates an empty replica.
     /// - Parameter replicaID: this replica's identity; random by default. Never give two live replicas
@@ -37,8 +39,11 @@ public final class ReplicatedList<Element: Codable & Sendable> {
     }
 
     /// Creates a replica holding the state of a snapshot made by ``snapshot()``.
+    ///
+    /// Values that do not decode as `Element` are kept as they are, their rows hidden
+    /// (``undecodableRows``).
     /// - Throws: ``MergeError/malformed(_:)`` when the bytes are not a valid snapshot, or another
-    ///   ``MergeError`` when its rows do not decode as `Element`.
+    ///   ``MergeError`` when its operations are inconsistent.
     @inlinable
     public convenience init(snapshot: [UInt8], replicaID: ReplicaID = .random()) throws(MergeError) {
         self.init(replicaID: replicaID)
@@ -48,18 +53,22 @@ public final class ReplicatedList<Element: Codable & Sendable> {
         values.reserveCapacity(core.rows.records.capacity)  // the room the rows have, for the first edits
         // A load fills slots in order, so values are appended in slot order (nil for a row without one).
         for (slot, value) in zip(encoded.slots, encoded.values) {
-            guard readable[value.type] else {
-                throw .typeMismatch(row: core.rows[slot].id, expected: expectedType, found: encoded.types[value.type])
-            }
             precondition(Int(slot) >= values.count, "snapshot values out of slot order")
             while values.count < Int(slot) { values.append(nil) }
-            do {
-                values.append(try ValueCoding.decode(snapshot[value.bytes], as: Element.self))
-            } catch {
-                throw .undecodableValue(row: core.rows[slot].id, reason: String(describing: error))
+            if readable[value.type], let decoded = try? ValueCoding.decode(snapshot[value.bytes], as: Element.self) {
+                values.append(decoded)
+                continue
             }
+            // Rare: decode again through the general path, which says why.
+            let payload = ChangeSet.Payload(typeIdentifier: encoded.types[value.type], bytes: snapshot[value.bytes])
+            guard case .failure(let failure) = ValueCoding.decode(payload, as: Element.self) else {
+                preconditionFailure("a value decoded only once")
+            }
+            values.append(nil)
+            undecodable[slot] = failure
         }
         while values.count < core.rows.records.count { values.append(nil) }
+        if !undecodable.isEmpty { core.hide(Array(undecodable.keys)) }
     }
 
     /// This replica's identity.
@@ -102,15 +111,25 @@ public final class ReplicatedList<Element: Codable & Sendable> {
     public func isDeleted(_ id: RowID) -> Bool { core.isDeleted(id) }
 
     /// Stores decoded values for the slots the core's latest change touched (``ListCore/touched``) and
-    /// returns its batch, `change`.
+    /// returns its batch, `change`; `undecodableValues` are the values, by offset, that did not decode.
     @inlinable
-    func store(_ change: ListChange, values newValues: (Int) -> Element?) -> ListChange {
+    func store(
+        _ change: ListChange, values newValues: (Int) -> Element?,
+        undecodable undecodableValues: [Int: UndecodableValue] = [:]
+    ) -> ListChange {
         let slotCount = core.rows.records.count
         while values.count < slotCount { values.append(nil) }
         for slot in core.touched.freedSlots { values[Int(slot)] = nil }
         for (offset, slot) in core.touched.valueSlots.enumerated() {
             guard let slot else { continue }
             values[Int(slot)] = newValues(offset)
+        }
+        if !undecodable.isEmpty || !undecodableValues.isEmpty {
+            for slot in core.touched.freedSlots { undecodable[slot] = nil }
+            for (offset, slot) in core.touched.valueSlots.enumerated() {
+                guard let slot else { continue }
+                undecodable[slot] = undecodableValues[offset]
+            }
         }
         return change
     }

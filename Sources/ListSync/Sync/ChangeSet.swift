@@ -12,6 +12,13 @@ public struct ChangeSet: Hashable, Sendable {
         @usableFromInline var typeIdentifier: String
         /// The value's bytes; decoded payloads share the buffer they were decoded from.
         @usableFromInline var bytes: ArraySlice<UInt8>
+
+        /// A value of type `typeIdentifier` with `bytes`.
+        @usableFromInline
+        init(typeIdentifier: String, bytes: ArraySlice<UInt8>) {
+            self.typeIdentifier = typeIdentifier
+            self.bytes = bytes
+        }
     }
 
     /// The operations this change set accounts for.
@@ -55,31 +62,24 @@ public struct ChangeSet: Hashable, Sendable {
     /// The number of operations it accounts for.
     public var operationCount: UInt64 { coverage.count }
 
-    /// The row that update `offset` touches (for errors).
-    @usableFromInline
-    func rowID(at offset: Int) -> RowID { updates[offset].id }
-
-    /// The values the updates carry, decoded as `Element`: one per update, nil where it carries none.
-    /// - Throws: ``MergeError/typeMismatch(row:expected:found:)`` or ``MergeError/undecodableValue(row:reason:)``
-    ///   for the first value that is not an `Element`.
+    /// The values the updates carry, decoded as `Element`: one per update, nil where it carries none;
+    /// those that are not an `Element` are kept as they are, by update offset.
     /// - Complexity: O(k) for k updates.
     @inlinable
-    func decodedValues<Element: Codable>(as type: Element.Type) throws(MergeError) -> [Element?] {
-        let expectedType = ValueCoding.typeIdentifier(of: Element.self)
-        var decoded: [Element?] = []
-        decoded.reserveCapacity(payloads.count)
+    func decodedValues<Element: Codable>(as type: Element.Type) -> DecodedValues<Element> {
+        var decoded = DecodedValues<Element>()
+        decoded.values.reserveCapacity(payloads.count)
         for (offset, payload) in payloads.enumerated() {
             guard let payload else {
-                decoded.append(nil)
+                decoded.values.append(nil)
                 continue
             }
-            guard payload.typeIdentifier == expectedType else {
-                throw .typeMismatch(row: rowID(at: offset), expected: expectedType, found: payload.typeIdentifier)
-            }
-            do {
-                decoded.append(try ValueCoding.decode(payload.bytes, as: Element.self))
-            } catch {
-                throw .undecodableValue(row: rowID(at: offset), reason: String(describing: error))
+            switch ValueCoding.decode(payload, as: Element.self) {
+            case .success(let value):
+                decoded.values.append(value)
+            case .failure(let undecodable):
+                decoded.values.append(nil)
+                decoded.undecodable[offset] = undecodable
             }
         }
         return decoded
