@@ -3,8 +3,8 @@ import Testing
 
 @testable import ListSync
 
-/// Counters and Lamport times from outside must lie in 1...``Dot/maximumCounter``; within it, no local
-/// operation that follows can overflow, and a replica always keeps counters for its own edits.
+/// Counters and Lamport times from outside must lie in 1...``Dot/maximumCounter``; within it nothing
+/// overflows, and a replica pushed to the maximum stops editing but keeps merging.
 struct StampRangeTests {
     /// The encoded change set of one insert of row `row` at Lamport time `lamport`, covering exactly it.
     static func insert(row: RowID, lamport: UInt64, value: String = "x") -> [UInt8] {
@@ -38,54 +38,76 @@ struct StampRangeTests {
         }
     }
 
-    /// The highest Lamport time merges; the replica keeps editing (no overflow), its stamps stay in range
-    /// and the peer reads them back.
-    @Test func aClockAtTheMaximumKeepsWorking() throws {
+    /// Just below the highest Lamport time a replica edits, and its peer reads what it wrote.
+    @Test func aClockJustBelowTheMaximumStillEdits() throws {
         let list = ReplicatedList<String>(replicaID: Self.local)
-        let bytes = Self.insert(row: RowID(replica: Self.peer, counter: 1), lamport: Stamp.maximumLamport)
+        let bytes = Self.insert(row: RowID(replica: Self.peer, counter: 1), lamport: Stamp.maximumLamport - 1)
         try list.merge(ChangeSet(decoding: bytes))
-        #expect(list.lamportClock == Stamp.maximumLamport)
-        list.append("a")
-        list.move(from: 1, to: 0)
-        list.updateValue("b", at: 1)
+        #expect(list.canEdit)
+        #expect(list.append("a") == ListChange(inserted: [1]))
         list._checkInvariants()
-        #expect(list.lamportClock == Stamp.maximumLamport)
+        #expect(list.lamportClock == Stamp.maximumLamport && !list.canEdit)
         let peer = ReplicatedList<String>(replicaID: Self.peer)
         try peer.merge(ChangeSet(decoding: list.changes(since: peer.versionVector).encoded()))
         let reloaded = try ReplicatedList<String>(snapshot: list.snapshot(), replicaID: Self.local)
-        #expect(peer.map(\.value) == ["a", "b"] && reloaded.map(\.value) == ["a", "b"])
+        #expect(peer.map(\.value) == ["x", "a"] && reloaded.map(\.value) == ["x", "a"])
     }
 
-    /// A change set claiming this replica's own operations so high that it could not count on is refused
-    /// whole; below that limit it is adopted and the replica's counters continue above it.
-    @Test func ownCountersNearTheMaximumAreRefused() throws {
+    /// The highest Lamport time merges; the replica then refuses edits (an edit could not win over
+    /// what it has seen) but keeps merging, and nothing traps.
+    @Test func aClockAtTheMaximumRefusesEditsButMerges() throws {
+        let list = ReplicatedList<String>(replicaID: Self.local)
+        list.append("a")
+        let peer = ReplicatedList<String>(replicaID: Self.peer)
+        try peer.merge(list.changes(since: peer.versionVector))
+        let maximum = Self.insert(row: RowID(replica: Self.peer, counter: 5), lamport: Stamp.maximumLamport)
+        try list.merge(ChangeSet(decoding: maximum))
+        #expect(!list.canEdit)
+        let before = list.snapshot()
+        #expect(list.append("b").isEmpty && list.move(from: 0, to: 1).isEmpty && list.remove(at: 0).isEmpty)
+        #expect(list.snapshot() == before)
+        peer.updateValue("A", at: 0)
+        try list.merge(peer.changes(since: list.versionVector))
+        list._checkInvariants()
+        #expect(Set(list.map(\.value)) == ["A", "x"])
+    }
+
+    /// A change set claiming this replica's own operations is adopted and counters continue above it;
+    /// near the maximum, the replica stops editing instead of running past it.
+    @Test func ownCountersFromElsewhereAreAdopted() throws {
         let list = ReplicatedList<String>(replicaID: Self.local)
         list.append("kept")
-        let before = list.snapshot()
-        for counter in [Dot.maximumCounter, Dot.maximumAdoptedCounter + 1] {
-            let row = RowID(replica: Self.local, counter: counter)
-            #expect(throws: MergeError.ownCounterOutOfRange(operation: row)) {
-                try list.merge(ChangeSet(decoding: Self.insert(row: row, lamport: 3)))
-            }
-            #expect(list.snapshot() == before)
-        }
-        let adopted = RowID(replica: Self.local, counter: Dot.maximumAdoptedCounter)
+        let adopted = RowID(replica: Self.local, counter: 1 << 40)
         try list.merge(ChangeSet(decoding: Self.insert(row: adopted, lamport: 3)))
         list.append("next")
+        #expect(list.nextOperationCounter == (1 << 40) + 2 && list.last?.value == "next")
+        let high = RowID(replica: Self.local, counter: Dot.maximumCounter - 5)
+        try list.merge(ChangeSet(decoding: Self.insert(row: high, lamport: 9)))
+        #expect(!list.canEdit && list.append("refused").isEmpty && list.count == 4)
         list._checkInvariants()
-        #expect(list.nextOperationCounter == Dot.maximumAdoptedCounter + 2)
-        #expect(list.map(\.value) == ["kept", "x", "next"] || list.map(\.value) == ["x", "kept", "next"])
     }
 
-    /// A snapshot that claims this replica's counters above the limit does not load as this replica.
-    @Test func aSnapshotWithOwnCountersNearTheMaximumIsRefused() throws {
-        let source = ReplicatedList<String>(replicaID: Self.peer)
-        let row = RowID(replica: Self.local, counter: Dot.maximumCounter)
-        try source.merge(ChangeSet(decoding: Self.insert(row: row, lamport: 3)))
-        #expect(throws: MergeError.ownCounterOutOfRange(operation: row)) {
-            try ReplicatedList<String>(snapshot: source.snapshot(), replicaID: Self.local)
-        }
-        #expect(try ReplicatedList<String>(snapshot: source.snapshot()).count == 1)
+    /// A replica whose counters a file put at the maximum (it reserved them) cannot edit: edits change
+    /// nothing and say so, a commit withdraws its placeholder, merges go on, and nothing traps.
+    @Test func aReplicaWithoutCountersRefusesEditsButMerges() throws {
+        let list = ReplicatedList<String>(replicaID: Self.local)
+        list.append("a")
+        let (ids, _) = list.insertPlaceholders(showing: ["…"], at: 1)
+        list.reserveOperationCounters(from: Dot.maximumCounter)
+        #expect(!list.canEdit)
+        let before = list.snapshot()
+        #expect(list.append("b").isEmpty && list.move(from: 0, to: 1).isEmpty)
+        #expect(list.remove(at: 0).isEmpty && list.updateValue("c", at: 0).isEmpty)
+        #expect(throws: PlaceholderError.cannotEdit(ids[0])) { try list.commitPlaceholder(ids[0], value: "x") }
+        let (outcome, change) = list.finishLoad(ids[0], with: .success("x"))
+        guard case .failed = outcome else { throw BinaryDecodingError.badMagic }
+        #expect(change == ListChange(removed: [1]) && list.pendingCount == 0)
+        #expect(list.snapshot() == before)
+        let peer = ReplicatedList<String>(replicaID: Self.peer)
+        peer.append("p")
+        try list.merge(peer.changes(since: list.versionVector))
+        list._checkInvariants()
+        #expect(list.map(\.value) == ["a", "p"] || list.map(\.value) == ["p", "a"])
     }
 
     /// Operation counts add up without overflow however many replicas are near the maximum.

@@ -112,7 +112,6 @@ extension ListCore {
         var values = EncodedValues()
         do {
             var encoded = try EncodedUpdates(bytes, as: .snapshot)
-            try checkOwnCounters(in: encoded.coverage)
             values.types = encoded.types
             values.slots.reserveCapacity(encoded.count)
             values.values.reserveCapacity(encoded.count)

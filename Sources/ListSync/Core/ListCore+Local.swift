@@ -10,13 +10,22 @@ extension ListCore {
         var used: UInt64 = 0
     }
 
-    /// Starts a local change; empties ``touched`` for it.
+    /// Whether local changes can get stamps: a Lamport time above the clock within
+    /// ``Stamp/maximumLamport``, and counters, of which fewer than 2^32 left below ``Dot/maximumCounter``
+    /// (more than any change uses) count as none. Only a peer or file that forges times or this
+    /// replica's counters near the maximum brings that about; honest ones take 2^62 operations.
+    @usableFromInline var canMakeOperations: Bool {
+        clock < Stamp.maximumLamport && nextCounter <= Dot.maximumCounter - (1 << 32)
+    }
+
+    /// Starts a local change, or returns nil, changing nothing, when no counters are left
+    /// (``canMakeOperations``); empties ``touched`` for it.
     ///
-    /// Its Lamport time is one above the clock, or ``Stamp/maximumLamport`` once the clock reached it
-    /// (the clock never exceeds it: merged stamps are decoded within range, local ones saturate).
-    private mutating func beginChange() -> LocalChange {
+    /// Its Lamport time is one above the clock, so it wins over every register it overwrites.
+    private mutating func beginChange() -> LocalChange? {
         touched.removeAll()
-        return LocalChange(replica: replica, lamport: min(clock + 1, Stamp.maximumLamport), firstCounter: nextCounter)
+        guard canMakeOperations else { return nil }
+        return LocalChange(replica: replica, lamport: clock + 1, firstCounter: nextCounter)
     }
 
     /// The stamp of `change`'s next operation, on `row` (nil: a new row, whose ID is the stamp's dot),
@@ -32,9 +41,8 @@ extension ListCore {
     private mutating func commit(_ change: LocalChange) {
         guard change.used > 0 else { return }
         let counters = change.firstCounter...(change.firstCounter + change.used - 1)
-        // Unreachable in practice: a replica adopts none of its own counters above
-        // `Dot.maximumAdoptedCounter`, which leaves 2^40 local operations before this limit.
-        precondition(counters.upperBound <= Dot.maximumCounter, "replica \(replica) used every operation counter")
+        // `beginChange` left at least 2^32 counters, more than any change uses.
+        assert(counters.upperBound <= Dot.maximumCounter, "replica \(replica) used every operation counter")
         markLocal(counters, lamport: change.lamport)
         journal.record(counters)
     }
@@ -45,7 +53,7 @@ extension ListCore {
     @usableFromInline
     mutating func insertRows(count: Int, at index: Int) -> ListChange {
         precondition(index >= 0 && index <= self.count, "insert index \(index) out of range 0...\(self.count)")
-        var change = beginChange()
+        guard var change = beginChange() else { return ListChange() }
         guard count > 0 else { return ListChange() }
         let displaced = place(count: count, at: index, jitterSeed: change.firstCounter)
         if displaced.isEmpty {
@@ -75,7 +83,7 @@ extension ListCore {
     /// - Returns: the change; `touched.valueSlots[0]` is the new row's slot.
     /// - Complexity: O(log n)
     mutating func insertRow(key: PositionKey, at index: Int) -> ListChange {
-        var change = beginChange()
+        guard var change = beginChange() else { return ListChange() }
         let stamp = nextStamp(&change)
         let slot = rows.add(RowRecord(id: stamp.dot, key: key, positionStamp: stamp, valueStamp: stamp))
         order.insert(slot, bound: rows.bound(of: slot), at: index, rows: rows)
@@ -91,7 +99,7 @@ extension ListCore {
     mutating func moveRow(from source: Int, to destination: Int) -> ListChange {
         precondition(source >= 0 && source < count, "move source \(source) out of range 0..<\(count)")
         precondition(destination >= 0 && destination < count, "destination \(destination) out of range 0..<\(count)")
-        var change = beginChange()
+        guard var change = beginChange() else { return ListChange() }
         let slot = order.fingerSlot(at: source)
         rows.prefetch(slot)  // read when the row lands, after the descent and the key allocation
         precondition(!rows.isPlaceholder(slot), "a placeholder cannot be moved")
@@ -114,7 +122,7 @@ extension ListCore {
     @usableFromInline
     mutating func moveRows(at offsets: CompactArray<Int>, to destination: Int) -> ListChange {
         precondition(destination >= 0 && destination <= count, "destination \(destination) out of range 0...\(count)")
-        var change = beginChange()
+        guard var change = beginChange() else { return ListChange() }
         guard let first = offsets.first, let last = offsets.last else { return ListChange() }
         precondition(first >= 0 && last < count, "move offsets out of range 0..<\(count)")
         var moving = CompactArray<Int32>()
@@ -180,7 +188,7 @@ extension ListCore {
     /// - Complexity: O(k log n)
     @usableFromInline
     mutating func removeRows(at offsets: CompactArray<Int>) -> ListChange {
-        var change = beginChange()
+        guard var change = beginChange() else { return ListChange() }
         guard !offsets.isEmpty else { return ListChange() }
         precondition(offsets.first! >= 0 && offsets.last! < count, "remove offsets out of range 0..<\(count)")
         // Ascending, each index shifted down by the rows removed before it.
@@ -204,7 +212,7 @@ extension ListCore {
         precondition(index >= 0 && index < count, "update index \(index) out of range 0..<\(count)")
         let slot = order.slot(at: index)
         precondition(rows[slot].placeholder == nil, "a placeholder's value comes with its commit")
-        var change = beginChange()
+        guard var change = beginChange() else { return ListChange() }
         let stamp = nextStamp(&change, for: rows[slot].id)
         rows[slot].valueStamp = stamp
         commit(change)

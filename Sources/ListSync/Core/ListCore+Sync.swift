@@ -105,19 +105,9 @@ extension ListCore {
         return apply(changes.updates, hiding: hiding)
     }
 
-    /// Throws unless this replica can adopt the operations of its own that `coverage` claims: those it does
-    /// not know of must not exceed ``Dot/maximumAdoptedCounter``, so counters stay for its own edits.
-    func checkOwnCounters(in coverage: DotRanges) throws(MergeError) {
-        let highest = coverage.upperBound(of: replica)
-        if highest > Dot.maximumAdoptedCounter && highest >= nextCounter {
-            throw .ownCounterOutOfRange(operation: Dot(replica: replica, counter: highest))
-        }
-    }
-
     /// Checks that every operation in `updates` is accounted for by `coverage` or was seen already,
     /// so the version vector keeps covering every dot in the state.
     func validate(_ updates: [RowUpdate], coverage: DotRanges) throws(MergeError) {
-        try checkOwnCounters(in: coverage)
         var check = CoverageCheck(coverage: coverage, seen: seen)
         for update in updates {
             if let stamp = check.firstUncovered(in: update) {
@@ -161,9 +151,6 @@ struct CoverageCheck {
 public enum MergeError: Error, Hashable, Sendable {
     /// An update of `row` carries operation `operation`, which the change set does not account for.
     case uncoveredOperation(row: RowID, operation: Dot)
-    /// The change set or snapshot claims `operation` of this very replica, unknown to it and above
-    /// ``Dot/maximumAdoptedCounter``: adopting it would leave the replica too few counters of its own.
-    case ownCounterOutOfRange(operation: Dot)
     /// The bytes are not a valid change set or snapshot.
     case malformed(BinaryDecodingError)
 }

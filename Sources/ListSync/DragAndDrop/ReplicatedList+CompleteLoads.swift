@@ -41,6 +41,10 @@ extension ReplicatedList where Element: DragRepresentable {
                 let change = try removePlaceholder(id)
                 return (error is CancellationError ? .cancelled(id) : .failed(id, error), change)
             }
+        } catch .cannotEdit {
+            // The value cannot become a row here: withdraw the placeholder rather than leave it pending.
+            let change = (try? removePlaceholder(id)) ?? ListChange()
+            return (.failed(id, PlaceholderError.cannotEdit(id)), change)
         } catch {
             return (.cancelled(id), ListChange())  // removed meanwhile: nothing left to do
         }

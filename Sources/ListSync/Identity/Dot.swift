@@ -28,12 +28,6 @@ extension Dot {
     /// The highest operation counter a change set, snapshot or log may carry: 2^62 − 1. Decoding rejects
     /// counters outside 1...`maximumCounter`, so counting on from any received counter cannot overflow.
     public static let maximumCounter: UInt64 = (1 << 62) - 1
-
-    /// The highest counter a replica adopts for its own operations when it hears of them from elsewhere
-    /// (a replica restored from an old backup does): 2^62 − 2^40 − 1, so that at least 2^40 counters are
-    /// always left for its own edits. A change set or snapshot claiming one of this replica's operations
-    /// above it, unknown to the replica, is refused with ``MergeError/ownCounterOutOfRange(operation:)``.
-    public static let maximumAdoptedCounter: UInt64 = maximumCounter - (1 << 40)
 }
 
 /// A row's stable identity: the dot of the operation that inserted it. Never reused.

@@ -9,8 +9,8 @@ public struct Stamp: Hashable, Comparable, Sendable, CustomStringConvertible {
     public var dot: Dot
 
     /// The highest Lamport time a change set, snapshot or log may carry: 2^62 − 1, as
-    /// ``Dot/maximumCounter``. A replica whose clock reached it gives its later changes this same time
-    /// instead of counting past it; among themselves such changes are ordered by replica and counter.
+    /// ``Dot/maximumCounter``. A replica whose clock reached it can no longer edit
+    /// (``ReplicatedList/canEdit``): a local change's time must exceed every time it has seen.
     public static let maximumLamport: UInt64 = Dot.maximumCounter
 
     /// Creates a stamp.

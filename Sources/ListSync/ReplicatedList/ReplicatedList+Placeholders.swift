@@ -41,12 +41,14 @@ extension ReplicatedList {
     /// key between its current neighbours when that key now ties with one of them), so the row lands
     /// exactly where the placeholder is now. The insert gets its operation dot now.
     /// - Returns: the new row's ID and the batch (the placeholder's index removed, the row's inserted).
-    /// - Throws: ``PlaceholderError/notPending(_:)`` when `id` was committed or removed already.
+    /// - Throws: ``PlaceholderError/notPending(_:)`` when `id` was committed or removed already,
+    ///   ``PlaceholderError/cannotEdit(_:)`` when the replica cannot edit.
     /// - Complexity: O(log n)
     @inlinable
     public func commitPlaceholder(
         _ id: PlaceholderID, value: Element
     ) throws(PlaceholderError) -> (row: RowID, change: ListChange) {
+        guard canEdit else { throw .cannotEdit(id) }
         guard let (row, change) = core.commitPlaceholder(id) else { throw .notPending(id) }
         return (row, store(change) { _ in value })
     }
@@ -66,4 +68,6 @@ extension ReplicatedList {
 public enum PlaceholderError: Error, Hashable, Sendable {
     /// The placeholder was committed or removed already (or never existed in this replica).
     case notPending(PlaceholderID)
+    /// The placeholder is still pending but the replica cannot make edits (``ReplicatedList/canEdit``).
+    case cannotEdit(PlaceholderID)
 }

@@ -83,12 +83,18 @@ public final class ReplicatedList<Element: Codable & Sendable> {
     /// The counter the next local operation will use.
     public var nextOperationCounter: UInt64 { core.nextCounter }
 
+    /// Whether local edits can get stamps. Always true but for a replica whose Lamport clock reached
+    /// ``Stamp/maximumLamport`` or whose counters came within 2^32 of ``Dot/maximumCounter``, which only a
+    /// peer or file forging such values brings about (honest replicas take 2^62 operations). Local
+    /// edits then change nothing and return an empty batch (placeholder commits throw), while merges and
+    /// sync go on, so the replica still shows everything its peers do.
+    public var canEdit: Bool { core.canMakeOperations }
+
     /// Makes local operations use counters of at least `counter` from now on.
     ///
     /// Durable storage calls this after a restart with a counter above any it may have handed out
     /// before a crash, so no operation dot is ever reused. Counters skipped this way are simply never
     /// used; operations the replica made but lost still reach it back from any peer that has them.
-    /// - Precondition: `counter <= Dot.maximumAdoptedCounter + 1`; storage checks what it read first.
     public func reserveOperationCounters(from counter: UInt64) {
         core.raiseNextCounter(to: counter)
     }

@@ -1,0 +1,218 @@
+import Foundation
+import TestSupport
+import Testing
+
+@testable import ListSync
+
+/// Change sets with extreme but well-formed values (counters and Lamport times at and past the limits,
+/// this replica's own ID, long keys, large and foreign values, missing coverage), and bit flips of them,
+/// merged into replicas that then keep editing, syncing and reloading: every outcome is a typed error or
+/// a valid state, never a trap. `LISTSYNC_FUZZ_SEEDS=N` runs N seeds; `LISTSYNC_FUZZ_SEED=S` replays one.
+struct HostileChangeSetTests {
+    static let environment = ProcessInfo.processInfo.environment
+    static let seedCount = environment["LISTSYNC_FUZZ_SEEDS"].flatMap { UInt64($0) } ?? 60
+
+    /// The replica under attack, and an honest peer it syncs with.
+    static let target = ReplicaID(0x7A)
+    static let peer = ReplicaID(0x9B)
+
+    /// Counters and Lamport times worth trying: small, around the limits where editing stops, around
+    /// the maximum and past it.
+    static let extremes: [UInt64] = [
+        1, 2, 3, 17, Dot.maximumCounter - (1 << 32) - 1, Dot.maximumCounter - (1 << 32),
+        Dot.maximumCounter - 1, Dot.maximumCounter, Dot.maximumCounter + 1, 1 << 63, UInt64.max,
+    ]
+
+    static func extreme(_ generator: inout SplitMix64) -> UInt64 {
+        Bool.random(using: &generator)
+            ? extremes.randomElement(using: &generator)! : UInt64.random(in: 1...1_000, using: &generator)
+    }
+
+    /// A valid position key of 1 to 300 random bytes.
+    static func key(_ generator: inout SplitMix64) -> PositionKey {
+        let length = Int.random(in: 0..<10, using: &generator) == 0 ? Int.random(in: 1...300, using: &generator) : 3
+        var bytes = (0..<length).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        if bytes[bytes.count - 1] == 0 { bytes[bytes.count - 1] = 1 }
+        return PositionKey(bytes)
+    }
+
+    /// A value: usually a short string; sometimes large, another type, or bytes that are not UTF-8 JSON.
+    static func payload(_ generator: inout SplitMix64) -> ChangeSet.Payload {
+        switch Int.random(in: 0..<10, using: &generator) {
+        case 0:
+            let size = Int.random(in: 0...200_000, using: &generator)
+            return ChangeSet.Payload(
+                typeIdentifier: ValueCoding.plainText, bytes: Array(repeating: 0x41, count: size)[...])
+        case 1: return ChangeSet.Payload(typeIdentifier: ValueCoding.varint, bytes: [0x80, 0x80][...])
+        case 2: return ChangeSet.Payload(typeIdentifier: ValueCoding.json, bytes: Array("{\"x\":".utf8)[...])
+        case 3: return ChangeSet.Payload(typeIdentifier: "org.example.future", bytes: [1, 2, 3][...])
+        default:
+            let text = "v\(UInt32.random(in: 0...UInt32.max, using: &generator))"
+            return ChangeSet.Payload(typeIdentifier: ValueCoding.plainText, bytes: Array(text.utf8)[...])
+        }
+    }
+
+    /// Makes hostile change sets. A peer holding the secret can forge any dot; these forgeries never
+    /// reuse a dot an honest replica makes (no protocol without signatures could tell two uses apart), so
+    /// the honest replicas must still converge: the two honest replicas' counters are forged on
+    /// descending ladders from near the maximum (each adopts what it hears and counts on above it, so a
+    /// ladder's next rung is below everything it used since), other replicas' anywhere, each dot once.
+    struct Forger {
+        var generator: SplitMix64
+        /// Every dot used so far.
+        var used = Set<Dot>()
+        /// The next forged counter of each honest replica is below this one.
+        var ladders = [target: Dot.maximumCounter - 100, peer: Dot.maximumCounter - 100]
+
+        /// A dot never used before, with an extreme counter where possible.
+        mutating func dot() -> Dot {
+            let beyond: [UInt64] = [Dot.maximumCounter + 1, 1 << 63, UInt64.max]
+            while true {
+                let dot: Dot
+                let replica = [target, peer, ReplicaID(1), ReplicaID(UInt64.max), ReplicaID.random(using: &generator)]
+                    .randomElement(using: &generator)!
+                if let rung = ladders[replica] {
+                    if Int.random(in: 0..<4, using: &generator) == 0 {
+                        dot = Dot(replica: replica, counter: beyond.randomElement(using: &generator)!)
+                    } else {
+                        let step =
+                            Bool.random(using: &generator) ? 1 << 40 : UInt64.random(in: 1...1_000, using: &generator)
+                        ladders[replica] = rung - step
+                        dot = Dot(replica: replica, counter: rung - step)
+                    }
+                } else {
+                    dot = Dot(replica: replica, counter: extreme(&generator))
+                }
+                if used.insert(dot).inserted { return dot }
+            }
+        }
+
+        mutating func stamp() -> Stamp { Stamp(lamport: extreme(&generator), dot: dot()) }
+
+        /// The encoding of a random hostile change set: inserts of new rows, moves, edits and deletes of
+        /// new rows and of rows `known` has, with extreme stamps, covering their operations but rarely.
+        mutating func changeSet(known: ReplicatedList<String>) -> [UInt8] {
+            var updates: [RowUpdate] = []
+            var payloads: [ChangeSet.Payload?] = []
+            var coverage = DotRanges()
+            var rows = Set<RowID>()
+            for _ in 0..<Int.random(in: 1...12, using: &generator) {
+                let isKnown = !known.isEmpty && Bool.random(using: &generator)
+                let id = isKnown ? known[Int.random(in: 0..<known.count, using: &generator)].rowID ?? dot() : dot()
+                guard rows.insert(id).inserted else { continue }
+                var update = RowUpdate(id: id)
+                var payload: ChangeSet.Payload?
+                switch isKnown ? Int.random(in: 1..<4, using: &generator) : Int.random(in: 0..<4, using: &generator) {
+                case 0:  // insert
+                    let insert = Stamp(lamport: extreme(&generator), dot: id)
+                    (update.position, update.positionStamp, update.valueStamp) = (key(&generator), insert, insert)
+                    payload = HostileChangeSetTests.payload(&generator)
+                case 1: (update.position, update.positionStamp) = (key(&generator), stamp())
+                case 2:
+                    update.valueStamp = stamp()
+                    payload = HostileChangeSetTests.payload(&generator)
+                default: update.deletion = stamp()
+                }
+                for stamp in [update.positionStamp, update.valueStamp, update.deletion] where stamp.isSet {
+                    // Out-of-range dots go uncovered: decoding rejects their counters anyway.
+                    if stamp.dot.counter <= Dot.maximumCounter && Int.random(in: 0..<20, using: &generator) > 0 {
+                        coverage.insert(stamp.dot.counter...stamp.dot.counter, of: stamp.dot.replica)
+                    }
+                }
+                updates.append(update)
+                payloads.append(payload)
+            }
+            return ChangeSet(coverage: coverage, updates: updates, payloads: payloads).encoded()
+        }
+    }
+
+    /// Some local edits of every kind.
+    static func edit(_ list: ReplicatedList<String>, _ generator: inout SplitMix64) {
+        for step in 0..<8 {
+            switch list.isEmpty ? 3 : Int.random(in: 0..<4, using: &generator) {
+            case 0: list.move(from: Int.random(in: 0..<list.count, using: &generator), to: 0)
+            case 1: list.remove(at: Int.random(in: 0..<list.count, using: &generator))
+            case 2: list.updateValue("e\(step)", at: Int.random(in: 0..<list.count, using: &generator))
+            default: list.insert("i\(step)", at: Int.random(in: 0...list.count, using: &generator))
+            }
+            list._checkInvariants()
+        }
+    }
+
+    /// Sends everything each of `a` and `b` lacks to the other, as bytes.
+    static func sync(_ a: ReplicatedList<String>, _ b: ReplicatedList<String>) throws {
+        try b.merge(ChangeSet(decoding: a.changes(since: b.versionVector).encoded()))
+        try a.merge(ChangeSet(decoding: b.changes(since: a.versionVector).encoded()))
+    }
+
+    static func run(seed: UInt64) throws {
+        announceSeed(
+            seed, of: "hostile change sets", replay: "LISTSYNC_FUZZ_SEED=\(seed) swift test --filter replayHostileSeed")
+        var generator = SplitMix64(seed: seed)
+        var forger = Forger(generator: SplitMix64(seed: seed ^ 0x5EED))
+        let target = ReplicatedList<String>(replicaID: Self.target)
+        let peer = ReplicatedList<String>(replicaID: Self.peer)
+        peer.append(contentsOf: ["a", "b", "c"])
+        try sync(target, peer)
+        var accepted = 0
+        for _ in 0..<12 {
+            var bytes = forger.changeSet(known: target)
+            if Int.random(in: 0..<4, using: &generator) == 0 {
+                let bit = Int.random(in: 0..<(bytes.count * 8), using: &generator)
+                bytes[bit / 8] ^= 1 << (bit % 8)
+            }
+            let before = target.snapshot()
+            do {
+                try target.merge(ChangeSet(decoding: bytes))
+                accepted += 1
+            } catch let error as BinaryDecodingError {
+                _ = error  // a typed refusal: nothing applied
+                #expect(target.snapshot() == before, "seed \(seed)")
+            } catch let error as MergeError {
+                _ = error
+                #expect(target.snapshot() == before, "seed \(seed)")
+            }
+            target._checkInvariants()
+            #expect(target.lamportClock <= Stamp.maximumLamport)
+            #expect(target.nextOperationCounter <= Dot.maximumCounter + 1)
+            edit(target, &generator)
+            edit(peer, &generator)
+            try sync(target, peer)
+            #expect(target.map(\.value) == peer.map(\.value), "seed \(seed)")
+            let reloaded = try ReplicatedList<String>(snapshot: target.snapshot(), replicaID: Self.target)
+            reloaded._checkInvariants()
+            #expect(reloaded.map(\.value) == target.map(\.value), "seed \(seed)")
+            #expect(reloaded.undecodableRows == target.undecodableRows, "seed \(seed)")
+        }
+        #expect(target.snapshot() == peer.snapshot() || target.versionVector != peer.versionVector)
+        _ = accepted
+    }
+
+    @Test(arguments: 0..<2)
+    func extremeChangeSetsNeverTrap(half: UInt64) throws {
+        for seed in stride(from: half, to: Self.seedCount, by: 2) { try Self.run(seed: seed) }
+    }
+
+    /// Some runs accept hostile change sets and some refuse them: the generator reaches both.
+    @Test func hostileChangeSetsAreBothAcceptedAndRefused() throws {
+        var forger = Forger(generator: SplitMix64(seed: 1))
+        let list = ReplicatedList<String>(replicaID: Self.target)
+        var outcomes = Set<String>()
+        for _ in 0..<300 {
+            do {
+                try list.merge(ChangeSet(decoding: forger.changeSet(known: list)))
+                outcomes.insert("merged")
+            } catch is BinaryDecodingError {
+                outcomes.insert("malformed")
+            } catch let error as MergeError {
+                outcomes.insert("\(error)".prefix(while: { $0 != "(" }).description)
+            }
+        }
+        #expect(outcomes.isSuperset(of: ["merged", "malformed", "uncoveredOperation"]))
+        #expect(!list.undecodableRows.isEmpty)
+    }
+
+    @Test func replayHostileSeed() throws {
+        try Self.run(seed: Self.environment["LISTSYNC_FUZZ_SEED"].flatMap { UInt64($0) } ?? 7)
+    }
+}
