@@ -1,3 +1,5 @@
+import Foundation
+
 /// Why a value the user gave (an option, a prompt word, a scenario word) cannot be used: the value,
 /// quoted, and what is accepted instead.
 struct ValueError: Error, Equatable, CustomStringConvertible {

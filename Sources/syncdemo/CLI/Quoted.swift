@@ -1,3 +1,5 @@
+import Foundation
+
 extension StringProtocol {
     /// The text quoted for a message: `'text'`, or when it is longer than 40 characters, its first 40,
     /// `…` and its length (`'xxxx…' (500,000 characters)`), so a huge input is never echoed whole.

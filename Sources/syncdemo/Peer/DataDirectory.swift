@@ -1,3 +1,4 @@
+import Foundation
 import ListSyncStore
 
 /// The `--data` directory of `syncdemo peer`: how it is opened (`--recovery`, `--compact-at`), what

@@ -43,7 +43,12 @@ enum PeerCommand: Command {
             or more lines per command; '<- ...' lines say what a peer's changes did, 'drop: ...' lines
             report loads that ended. Network events and errors go to standard error. On a terminal the
             prompt is 'NAME> '; piped, there is no prompt, a failed command is reported with its line
-            number and the rest still run, and the exit code is 1 if any command failed.
+            number and the rest still run, and the exit code is 1 if any command failed. A line ends
+            with LF, CRLF or CR and holds at most 1 MiB (a longer one is reported and skipped); a
+            DURATION goes from 0 to 1h.
+
+            With --data, the start lines say what opening found: 'replica ... resumed with N rows', and
+            a 'recovery: ...' line for each record recovery cut or salvage dropped.
 
             EXAMPLE (two terminals):
               syncdemo peer --name phone --listen 127.0.0.1:7001 --data /tmp/phone

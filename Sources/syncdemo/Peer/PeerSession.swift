@@ -133,7 +133,7 @@ final class PeerSession: Sendable {
     /// Loads a dropped item in a task, then commits or withdraws its placeholder and announces it.
     private func finishInBackground(_ load: DropResult<Entry>.PendingLoad) {
         loads.enter()
-        Task.detached { [peer, output, loads] in
+        Task.detached { [self, peer, output, loads] in
             defer { loads.leave() }
             let result = await load.loadValue()
             do {
@@ -145,7 +145,7 @@ final class PeerSession: Sendable {
                 }
                 output.announce(line)
             } catch {
-                output.log("drop: the loaded row could not be stored: \(error)")
+                output.log("drop: the loaded row could not be stored: \(self.describe(error))")
             }
         }
     }
