@@ -51,10 +51,13 @@ enum DataDirectory {
         let options = StoreOptions(recovery: settings.recovery, compactionThreshold: settings.compactionThreshold)
         do {
             let store = try DurableReplica<Entry>(directory: directory, options: options)
+            let report = store.recoveryReport
             let rows = store.read { $0.count }
-            let state = store.recoveryReport.created ? "created" : "resumed with \(rows) rows"
+            let records = counted(report.recordsReplayed, "log record")
+            let source = (report.snapshotLoaded ? "a snapshot and " : "") + records
+            let state = report.created ? "created" : "resumed with \(rows) rows (from \(source))"
             Console.error("replica \(store.replicaID) \(state) in \(directory)")
-            for line in reportLines(store.recoveryReport) { Console.error(line) }
+            for line in reportLines(report) { Console.error(line) }
             return store
         } catch .locked {
             let holder = LockHolder.process(lockingReplicaIn: directory).map { "pid \($0)" } ?? "pid unknown"
