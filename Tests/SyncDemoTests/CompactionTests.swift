@@ -65,6 +65,16 @@ import Testing
         #expect(try reopened.finish() == 0)
     }
 
+    @Test func byDefaultTheLogIsCompactedAt4MiB() throws {
+        let writer = try peer()
+        let text = String(repeating: "m", count: 900_000)
+        for index in 0..<6 { _ = try writer.ask("add \(index)\(text)", replyStartingWith: "ok: 1 inserted") }
+        writer.kill()  // no clean quit: only the threshold compacted
+        let (segments, snapshot) = try files()
+        #expect(snapshot, "a snapshot was written when the log reached 4 MiB")
+        #expect(segments.allSatisfy { $0 < 4 << 20 }, "\(segments)")
+    }
+
     @Test func helpNamesTheThresholdAndItsDefault() throws {
         let help = try SyncDemoProcess.run(["peer", "--help"])
         #expect(help.output.contains("--compact-at <size>"))
