@@ -89,13 +89,7 @@ struct LineReader {
     private mutating func nextByte() -> UInt8? {
         if start == end {
             guard !atEnd else { return nil }
-            let count = buffer.withUnsafeMutableBytes { buffer in
-                while true {
-                    let count = read(descriptor, buffer.baseAddress, buffer.count)
-                    if count < 0 && errno == EINTR { continue }
-                    return count
-                }
-            }
+            let count = buffer.withUnsafeMutableBytes { FileReading.read(descriptor, into: $0) }
             guard count > 0 else {
                 if count < 0 { failure = errno }
                 atEnd = true

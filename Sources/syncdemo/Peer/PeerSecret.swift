@@ -33,13 +33,10 @@ enum PeerSecret {
                 nil
             }
         // Read at most one byte more than a secret may hold: a huge or endless file (/dev/zero) is refused.
-        guard reason == nil, let file = FileHandle(forReadingAtPath: path),
-            let data = try? file.read(upToCount: maximumByteCount + 1) ?? Data()
-        else {
+        guard reason == nil, let data = FileReading.prefix(maximumByteCount + 1, ofFileAt: path) else {
             throw CommandFailure(
                 "cannot read the secret file '\(path)' (\(reason ?? "read failed")); \(howToCreate)")
         }
-        try? file.close()
         guard data.count <= maximumByteCount else {
             throw CommandFailure(
                 "the secret file '\(path)' is larger than \(maximumByteCount.formatted()) bytes; a secret holds "
