@@ -46,10 +46,9 @@ func main(_ arguments: [String]) -> ExitCode {
     if let name {
         guard let found = commands.first(where: { $0.interface.name == "syncdemo \(name)" }) else {
             let names = commands.map { String($0.interface.name.dropFirst("syncdemo ".count)) }
-            let nearest = names.min { editDistance($0, name) < editDistance($1, name) }
-            let hint = nearest.map { editDistance($0, name) <= 2 ? "; did you mean '\($0)'?" : "" } ?? ""
+            let hint = Suggestion.nearest(to: name, among: names).map { "; did you mean '\($0)'?" } ?? ""
             Console.error(
-                "syncdemo: unknown subcommand '\(name)'\(hint)\nSubcommands: \(names.joined(separator: ", ")). Try 'syncdemo --help'."
+                "syncdemo: unknown subcommand \(name.quoted)\(hint)\nSubcommands: \(names.joined(separator: ", ")). Try 'syncdemo --help'."
             )
             return .usage
         }

@@ -43,7 +43,7 @@ import Testing
         (["--frobnicate"], "unknown option '--frobnicate'"),
         (["demo", "--load-dealy", "2s"], "did you mean '--load-delay'?"),
         (["demo", "--load-delay"], "needs a value"),
-        (["demo", "--load-delay", "soon"], "expects a duration"),
+        (["demo", "--load-delay", "soon"], "option '--load-delay': 'soon' is not a duration"),
         (["demo", "extra"], "unexpected argument 'extra'"),
         (["dmeo"], "did you mean 'demo'?"),
     ])

@@ -95,7 +95,7 @@ import Testing
         ("replicas a b\nparttion a | b", 2, "Did you mean 'partition'?"),
         ("replicas a b\npartition a | a", 2, "a is in two groups"),
         ("replicas a b\nsync now", 2, "'sync' takes no arguments"),
-        ("replicas a b\nwait soon", 2, "wait expects a duration"),
+        ("replicas a b\nwait soon", 2, "usage: wait [DURATION]: 'soon' is not a duration"),
         ("replicas a b\nassert count x", 2, "usage: assert [NAME] count N"),
         ("replicas a b\nassert z rows x", 2, "no replica is called 'z'"),
         ("replicas a b\nassert", 2, "usage: assert converged"),

@@ -74,7 +74,7 @@ struct CommandInterface {
                 body.firstIndex(of: "=").map { (String(body[..<$0]), String(body[body.index(after: $0)...])) }
                 ?? (String(body), nil)
             guard let option = options.first(where: { $0.name == key }), argument.hasPrefix("--") else {
-                throw error("unknown option '\(argument)'" + suggestion(for: key))
+                throw error("unknown option \(argument.quoted)" + suggestion(for: key))
             }
             if !option.isRepeatable && parsed.values[key] != nil {
                 throw error("option '--\(key)' is given twice; give it once")
@@ -93,8 +93,9 @@ struct CommandInterface {
             let extra = parsed.positionals[self.arguments.count]
             throw error(
                 self.arguments.isEmpty
-                    ? "unexpected argument '\(extra)'; this command takes options only"
-                    : "unexpected argument '\(extra)'; expected \(self.arguments.map(\.name).joined(separator: " "))")
+                    ? "unexpected argument \(extra.quoted); this command takes options only"
+                    : "unexpected argument \(extra.quoted); expected \(self.arguments.map(\.name).joined(separator: " "))"
+            )
         }
         return parsed
     }
@@ -104,23 +105,7 @@ struct CommandInterface {
 
     /// "; did you mean '--x'?" for the option nearest `key` by edit distance, when it is near.
     private func suggestion(for key: String) -> String {
-        let nearest = options.map { ($0.name, editDistance($0.name, key)) }.min { $0.1 < $1.1 }
-        guard let (name, distance) = nearest, distance <= max(2, key.count / 3) else { return "" }
-        return "; did you mean '--\(name)'?"
+        Suggestion.nearest(to: key, among: options.map(\.name), within: max(2, key.count / 3))
+            .map { "; did you mean '--\($0)'?" } ?? ""
     }
-}
-
-/// The Levenshtein distance between two strings, by characters.
-func editDistance(_ a: String, _ b: String) -> Int {
-    let a = Array(a)
-    let b = Array(b)
-    var previous = Array(0...b.count)
-    for i in 1...max(a.count, 1) where !a.isEmpty {
-        var current = [i] + Array(repeating: 0, count: b.count)
-        for j in stride(from: 1, through: b.count, by: 1) {
-            current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
-        }
-        previous = current
-    }
-    return a.isEmpty ? b.count : previous[b.count]
 }

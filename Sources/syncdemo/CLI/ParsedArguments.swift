@@ -25,7 +25,8 @@ struct ParsedArguments {
         guard let text = string(name) else { return defaultValue }
         guard let value = Value(text.replacingOccurrences(of: "_", with: "")), range.contains(value) else {
             throw error(
-                "option '--\(name)' expects an integer from \(range.lowerBound) to \(range.upperBound), got '\(text)'")
+                "option '--\(name)' expects an integer from \(range.lowerBound) to \(range.upperBound), got \(text.quoted)"
+            )
         }
         return value
     }
@@ -35,33 +36,47 @@ struct ParsedArguments {
         guard let text = string(name) else { return 0 }
         let isPercent = text.hasSuffix("%")
         guard let number = Double(isPercent ? String(text.dropLast()) : text) else {
-            throw error("option '--\(name)' expects a rate such as 0.05 or 5%, got '\(text)'")
+            throw error("option '--\(name)' expects a rate such as 0.05 or 5%, got \(text.quoted)")
         }
         let rate = isPercent ? number / 100 : number
         guard (0...1).contains(rate) else {
-            throw error("option '--\(name)' must be between 0 and 1 (or 0% and 100%), got '\(text)'")
+            throw error("option '--\(name)' must be between 0 and 1 (or 0% and 100%), got \(text.quoted)")
         }
         return rate
     }
 
-    /// The value of `--name` as a duration (`250ms`, `2s`, `1.5s`, `1m`), or `defaultValue` when absent.
+    /// The value of `--name` as a duration (`250ms`, `2s`, `1.5s`, `1m`, at most 1h), or `defaultValue`
+    /// when absent.
     func duration(_ name: String, default defaultValue: Duration) throws(UsageError) -> Duration {
         guard let text = string(name) else { return defaultValue }
-        guard let duration = Duration(parsing: text) else {
-            throw error("option '--\(name)' expects a duration such as 500ms, 2s or 1m, got '\(text)'")
+        do {
+            return try Duration(validating: text)
+        } catch {
+            throw self.error("option '--\(name)': \(error)")
         }
-        return duration
     }
 
-    /// Every value of `--name` as a `HOST:PORT` endpoint.
-    func endpoints(_ name: String) throws(UsageError) -> [Endpoint] {
+    /// The value of `--name` as a size in bytes within `range` (`512KiB`, `4MiB`), or `defaultValue` when absent.
+    func size(_ name: String, default defaultValue: Int, in range: ClosedRange<Int>) throws(UsageError) -> Int {
+        guard let text = string(name) else { return defaultValue }
+        do {
+            return try ByteSize.parse(text, in: range)
+        } catch {
+            throw self.error("option '--\(name)': \(error)")
+        }
+    }
+
+    /// Every value of `--name` as a `HOST:PORT` endpoint; port 0 only when `dialing` is false (to listen
+    /// on a port the system picks).
+    func endpoints(_ name: String, dialing: Bool) throws(UsageError) -> [Endpoint] {
         var endpoints: [Endpoint] = []
         for text in strings(name) {
             guard let endpoint = Endpoint(parsing: text) else {
                 throw error(
                     "option '--\(name)' expects HOST:PORT with a numeric address or localhost, "
-                        + "e.g. 127.0.0.1:7000 or [::1]:7000, got '\(text)'")
+                        + "e.g. 127.0.0.1:7000 or [::1]:7000, got \(text.quoted)")
             }
+            if dialing && endpoint.port == 0 { throw error("option '--\(name)': \(Endpoint.portZeroDialed)") }
             endpoints.append(endpoint)
         }
         return endpoints
@@ -71,17 +86,10 @@ struct ParsedArguments {
     func error(_ message: String) -> UsageError { UsageError(command: command, message: message) }
 }
 
-extension Duration {
-    /// Parses `250ms`, `2s`, `1.5s`, `1m` or a bare number of seconds; nil when malformed or negative.
-    init?(parsing text: String) {
-        let units: [(suffix: String, seconds: Double)] = [("ms", 0.001), ("s", 1), ("m", 60)]
-        let unit = units.first { text.hasSuffix($0.suffix) } ?? ("", 1)
-        guard let number = Double(text.dropLast(unit.suffix.count)), number >= 0, number.isFinite else { return nil }
-        self = .milliseconds(Int64((number * unit.seconds * 1000).rounded()))
-    }
-}
-
 extension Endpoint {
+    /// Why a peer cannot be dialed on port 0.
+    static let portZeroDialed = "port 0 cannot be dialed; give the peer's port, 1 to 65535"
+
     /// Parses `HOST:PORT`, `[IPv6]:PORT` or `localhost:PORT`; nil when malformed.
     init?(parsing text: String) {
         guard let colon = text.lastIndex(of: ":"), let port = UInt16(text[text.index(after: colon)...]) else {

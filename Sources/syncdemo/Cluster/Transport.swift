@@ -12,7 +12,7 @@ enum Transport: String, CaseIterable, Sendable {
     static func parse(_ arguments: ParsedArguments, default defaultValue: Transport) throws(UsageError) -> Transport {
         guard let text = arguments.string("transport") else { return defaultValue }
         guard let transport = Transport(rawValue: text) else {
-            throw arguments.error("option '--transport' expects memory or tcp, got '\(text)'")
+            throw arguments.error("option '--transport' expects memory or tcp, got \(text.quoted)")
         }
         return transport
     }

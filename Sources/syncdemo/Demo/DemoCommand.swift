@@ -9,7 +9,8 @@ enum DemoCommand: Command {
         usage: "[--load-delay <duration>]",
         options: [
             Option(
-                name: "load-delay", valueName: "duration", help: "How long dropped contacts take to load (default 1s).")
+                name: "load-delay", valueName: "duration",
+                help: "How long dropped contacts take to load, 0 to 1h (default 1s).")
         ],
         notes: """
             Runs on embedded defaults: loopback ports chosen automatically, a generated secret, nothing

@@ -31,7 +31,7 @@ enum ListCommand: Equatable {
         edit ROW TEXT                   replace a row's text
         drop INDEX NAME... [--phone P] [--delay D] [--fail]
                                         drop contacts from another app as vCards; each shows a pending
-                                        placeholder until its load ends after D (default 0s); --fail
+                                        placeholder until its load ends after D (0 to 1h, default 0s); --fail
                                         makes the loads fail, withdrawing the placeholders
         ROW is an index (0, 1, ...) or a row's text; ROWS is ROW[,ROW...]
         """
@@ -122,12 +122,14 @@ struct ContactDrop: Equatable {
                 guard let value = rest.popFirst() else { throw syntax }
                 phone = value
             case "--delay":
-                guard let value = rest.popFirst(), let duration = Duration(parsing: value) else {
-                    throw CommandError("drop: --delay expects a duration such as 500ms or 2s")
+                guard let value = rest.popFirst() else { throw syntax }
+                do {
+                    delay = try Duration(validating: value)
+                } catch {
+                    throw CommandError("drop --delay: \(error)")
                 }
-                delay = duration
             default:
-                guard !word.hasPrefix("--") else { throw CommandError("drop: unknown option '\(word)'") }
+                guard !word.hasPrefix("--") else { throw CommandError("drop: unknown option \(word.quoted)") }
                 names.append(word)
             }
         }
@@ -230,7 +232,7 @@ extension ReplicatedList where Element == Entry {
             return index
         case .text(let text):
             guard let index = firstIndex(where: { !$0.isPending && $0.value.text == text }) else {
-                throw CommandError("no row reads '\(text)'; name it by its text exactly or by its index")
+                throw CommandError("no row reads \(text.quoted); name it by its text exactly or by its index")
             }
             return index
         }

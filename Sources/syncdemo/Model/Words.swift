@@ -1,7 +1,8 @@
 /// A command line typed at a prompt or written in a scenario, split into words.
 enum Words {
     /// Splits `line` into words: blanks separate, "double" or 'single' quotes group, a backslash
-    /// escapes the next character; a `#` starting a word begins a comment.
+    /// escapes the next character (a backslash that ends the line is kept as it is: `add abc\` adds
+    /// `abc\`); a `#` starting a word begins a comment.
     /// - Throws: ``CommandError`` for an unterminated quote.
     static func split(_ line: String) throws(CommandError) -> [String] {
         var words: [String] = []
@@ -33,6 +34,7 @@ enum Words {
             }
         }
         if let quote { throw CommandError("unterminated \(quote) quote; close it or escape it with \\") }
+        if escaped { current.append("\\") }
         if inWord { words.append(current) }
         return words
     }

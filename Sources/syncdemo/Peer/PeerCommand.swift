@@ -15,7 +15,7 @@ enum PeerCommand: Command {
         name: "syncdemo peer",
         overview: "One replica as a long-running TCP peer, driven by commands on standard input.",
         usage: "--name <name> [--listen <host:port>] [--connect <host:port>]... [--data <dir>] [--secret-file <file>]\n"
-            + "                     [--document <id>]",
+            + "                     [--document <id>] [--recovery strict|salvage] [--compact-at <size>]",
         options: [
             Option(name: "name", valueName: "name", help: "The replica's name, shown at the prompt and by 'list'."),
             Option(
@@ -34,7 +34,7 @@ enum PeerCommand: Command {
                     + "built-in demo secret, for local experiments only."),
             Option(
                 name: "document", valueName: "id", help: "The document the peers share (default 'syncdemo')."),
-        ],
+        ] + DataDirectory.options,
         notes: """
             COMMANDS (one per line on standard input; 'help' lists them):
             \(PeerSession.help.split(separator: "\n").map { "  " + $0 }.joined(separator: "\n"))
@@ -43,7 +43,12 @@ enum PeerCommand: Command {
             or more lines per command; '<- ...' lines say what a peer's changes did, 'drop: ...' lines
             report loads that ended. Network events and errors go to standard error. On a terminal the
             prompt is 'NAME> '; piped, there is no prompt, a failed command is reported with its line
-            number and the rest still run, and the exit code is 1 if any command failed.
+            number and the rest still run, and the exit code is 1 if any command failed. A line ends
+            with LF, CRLF or CR and holds at most 1 MiB (a longer one is reported and skipped); a
+            DURATION goes from 0 to 1h.
+
+            With --data, the start lines say what opening found: 'replica ... resumed with N rows', and
+            a 'recovery: ...' line for each record recovery cut or salvage dropped.
 
             EXAMPLE (two terminals):
               syncdemo peer --name phone --listen 127.0.0.1:7001 --data /tmp/phone
@@ -57,8 +62,9 @@ enum PeerCommand: Command {
         guard let name = arguments.string("name"), !name.isEmpty else {
             throw arguments.error("option '--name' is required: --name <name>, e.g. --name phone")
         }
-        let listen = try arguments.endpoints("listen").first
-        let dials = try arguments.endpoints("connect")
+        let listen = try arguments.endpoints("listen", dialing: false).first
+        let dials = try arguments.endpoints("connect", dialing: true)
+        let settings = try DataDirectory.settings(arguments)
         let document = arguments.string("document") ?? "syncdemo"
         guard document.utf8.count <= 255 else { throw arguments.error("option '--document' takes at most 255 bytes") }
         let secret: [UInt8]
@@ -69,7 +75,9 @@ enum PeerCommand: Command {
             secret = PeerSecret.demo
         }
         let output = PeerOutput(name: name)
-        let store = try arguments.string("data").map(openStore)
+        let store = try arguments.string("data").map { directory throws(CommandFailure) in
+            try DataDirectory.open(directory, settings)
+        }
         let storage: PeerReplica.Storage = store.map { .durable($0) } ?? .memory(ReplicatedList(replicaID: .random()))
         let replica = PeerReplica(storage: storage) { change in output.announce("<- \(change.summary) by a peer") }
         var configuration = PeerConfiguration(sync: SyncSettings(document: document, secret: secret))
@@ -95,28 +103,6 @@ enum PeerCommand: Command {
         }
         for endpoint in dials { peer.connect(to: endpoint) }
         return PeerPrompt(session: session, output: output).run()
-    }
-
-    /// Opens (or creates) the durable replica in `directory`.
-    /// - Throws: ``CommandFailure`` saying why the directory cannot be used and what to do instead.
-    private static func openStore(_ directory: String) throws(CommandFailure) -> DurableReplica<Entry> {
-        do {
-            let store = try DurableReplica<Entry>(directory: directory)
-            let rows = store.read { $0.count }
-            let state = store.recoveryReport.created ? "created" : "resumed with \(rows) rows"
-            Console.error("replica \(store.replicaID) \(state) in \(directory)")
-            return store
-        } catch .locked {
-            let holder = LockHolder.process(lockingReplicaIn: directory).map { "pid \($0)" } ?? "pid unknown"
-            throw CommandFailure(
-                "\(directory) is in use by another syncdemo peer (\(holder)); stop that peer, "
-                    + "or give this one another --data directory")
-        } catch .notAReplica {
-            throw CommandFailure(
-                "\(directory) is not a replica directory (it holds other files); give --data a new or empty directory")
-        } catch {
-            throw CommandFailure("cannot open the replica in \(directory): \(error)")
-        }
     }
 
     /// Why listening on `endpoint` failed, and what to try instead.

@@ -4,6 +4,8 @@ import Foundation
 enum PeerSecret {
     /// The fewest bytes a secret may have (the network layer's minimum).
     static let minimumByteCount = 16
+    /// The most bytes a secret file may hold (blanks included): more is not a secret file.
+    static let maximumByteCount = 4096
 
     /// The secret every peer started without `--secret-file` shares: public, so for local experiments only.
     static let demo = Array("listsync-demo-secret-known-to-everyone".utf8)
@@ -17,7 +19,7 @@ enum PeerSecret {
         + "It is for local experiments only: \(howToCreate), then pass --secret-file secret to every peer."
 
     /// The bytes of the file at `path` with surrounding blanks and newlines trimmed (text or binary).
-    /// - Throws: ``CommandFailure`` when the file cannot be read or holds fewer than 16 bytes.
+    /// - Throws: ``CommandFailure`` when the file cannot be read or holds fewer than 16 or more than 4,096 bytes.
     static func read(path: String) throws(CommandFailure) -> [UInt8] {
         var isDirectory: ObjCBool = false
         let reason: String? =
@@ -30,9 +32,15 @@ enum PeerSecret {
             } else {
                 nil
             }
-        guard reason == nil, let data = FileManager.default.contents(atPath: path) else {
+        // Read at most one byte more than a secret may hold: a huge or endless file (/dev/zero) is refused.
+        guard reason == nil, let data = FileReading.prefix(maximumByteCount + 1, ofFileAt: path) else {
             throw CommandFailure(
                 "cannot read the secret file '\(path)' (\(reason ?? "read failed")); \(howToCreate)")
+        }
+        guard data.count <= maximumByteCount else {
+            throw CommandFailure(
+                "the secret file '\(path)' is larger than \(maximumByteCount.formatted()) bytes; a secret holds "
+                    + "\(minimumByteCount) to \(maximumByteCount.formatted()) bytes: \(howToCreate)")
         }
         let blanks: Set<UInt8> = [0x20, 0x09, 0x0A, 0x0D]
         let secret = Array(data.drop { blanks.contains($0) }.reversed().drop { blanks.contains($0) }.reversed())

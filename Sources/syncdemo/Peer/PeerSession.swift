@@ -46,7 +46,7 @@ final class PeerSession: Sendable {
             connect HOST:PORT               dial a peer and keep the connection open
             disconnect HOST:PORT            stop dialing a peer and close the connection
             status                          replica ID, version vector, rows, placeholders, traffic
-            wait [DURATION]                 wait for running drop loads to end, then DURATION more
+            wait [DURATION]                 wait for running drop loads to end, then DURATION more (up to 1h)
                                             (scripts: let peers' changes arrive before the next line)
             help                            show this help
             quit, exit                      wait for running loads, then exit (end of input does the same)
@@ -76,9 +76,12 @@ final class PeerSession: Sendable {
             peer.disconnect(from: endpoint)
             return .lines(["disconnected from \(endpoint)"])
         case "wait":
-            guard arguments.count <= 1, let duration = arguments.isEmpty ? .zero : Duration(parsing: arguments[0])
-            else {
-                throw CommandError("usage: wait [DURATION], e.g. wait 2s or wait 500ms")
+            guard arguments.count <= 1 else { throw CommandError("usage: wait [DURATION], e.g. wait 2s or wait 500ms") }
+            let duration: Duration
+            do {
+                duration = try arguments.first.map(Duration.init(validating:)) ?? .zero
+            } catch {
+                throw CommandError("usage: wait [DURATION]: \(error)")
             }
             loads.wait()
             Thread.sleep(forTimeInterval: Double(duration / .milliseconds(1)) / 1000)
@@ -87,19 +90,30 @@ final class PeerSession: Sendable {
         case "quit", "exit": return .quit
         default:
             let verb = words.first ?? ""
-            let known = ListCommand.verbs + Self.verbs
-            let nearest = known.min { editDistance($0, verb) < editDistance($1, verb) }
-            let hint = nearest.flatMap { editDistance($0, verb) <= 2 ? "did you mean '\($0)'?" : nil }
-            throw CommandError("unknown command '\(verb)'; " + (hint ?? "type 'help' for the commands"))
+            let hint = Suggestion.nearest(to: verb, among: ListCommand.verbs + Self.verbs).map {
+                "did you mean '\($0)'?"
+            }
+            throw CommandError("unknown command \(verb.quoted); " + (hint ?? "type 'help' for the commands"))
         }
     }
 
-    /// Waits for running loads, stops the peer (closing its connections) and closes the store.
-    /// - Throws: ``StoreError`` when the store cannot be closed cleanly.
+    /// Waits for running loads, stops the peer (closing its connections), compacts the store (so the next
+    /// start loads a snapshot instead of replaying the log) and closes it.
+    /// - Throws: ``StoreError`` when the store cannot be compacted or closed cleanly (its data is safe
+    ///   either way: compaction replaces the log only once the snapshot is durable).
     func finish() throws {
         loads.wait()
         peer.stop()
-        try store?.close()
+        guard let store else { return }
+        let compacted = Result { () throws(StoreError) in try store.compact() }
+        try store.close()
+        try compacted.get()
+    }
+
+    /// The message for `error` of a command or of closing: a store error worded for this command's options.
+    func describe(_ error: any Error) -> String {
+        guard let error = error as? StoreError, let store else { return "\(error)" }
+        return DataDirectory.explain(error, directory: store.directory)
     }
 
     /// Applies a list command through the peer (logged before it returns when durable), starts the
@@ -119,7 +133,7 @@ final class PeerSession: Sendable {
     /// Loads a dropped item in a task, then commits or withdraws its placeholder and announces it.
     private func finishInBackground(_ load: DropResult<Entry>.PendingLoad) {
         loads.enter()
-        Task.detached { [peer, output, loads] in
+        Task.detached { [self, peer, output, loads] in
             defer { loads.leave() }
             let result = await load.loadValue()
             do {
@@ -131,7 +145,7 @@ final class PeerSession: Sendable {
                 }
                 output.announce(line)
             } catch {
-                output.log("drop: the loaded row could not be stored: \(error)")
+                output.log("drop: the loaded row could not be stored: \(self.describe(error))")
             }
         }
     }
@@ -180,6 +194,7 @@ final class PeerSession: Sendable {
         guard arguments.count == 1, let endpoint = Endpoint(parsing: arguments[0]) else {
             throw CommandError("usage: \(verb) HOST:PORT, with a numeric address or localhost, e.g. 127.0.0.1:7001")
         }
+        guard endpoint.port != 0 else { throw CommandError("\(verb): \(Endpoint.portZeroDialed)") }
         return endpoint
     }
 }

@@ -46,16 +46,17 @@ struct Scenario {
     /// The directives besides `NAME: COMMAND`, for suggestions.
     static let directives = ["replicas", "partition", "heal", "sync", "show", "wait", "assert"]
 
-    /// Parses a whole file; every line is checked before anything runs.
+    /// Parses a whole file, given as its lines (``ScenarioFile`` reads them); every line is checked
+    /// before anything runs.
     /// - Throws: ``ScenarioError`` for the first line that is malformed, with what was wrong.
-    init(parsing source: String) throws(ScenarioError) {
+    init(lines: [String]) throws(ScenarioError) {
         replicas = []
         steps = []
         var declared = false
-        for (offset, line) in source.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        for (offset, line) in lines.enumerated() {
             let number = offset + 1
             do throws(CommandError) {
-                let words = try Words.split(String(line))
+                let words = try Words.split(line)
                 guard let first = words.first else { continue }
                 if first == "replicas" {
                     guard !declared else { throw CommandError("the replicas are declared twice; declare them once") }
@@ -83,7 +84,7 @@ struct Scenario {
             throw CommandError("declare 1 to 16 replicas by name: replicas phone laptop tablet")
         }
         for name in names where name.contains(":") || name == "|" {
-            throw CommandError("replica name '\(name)' may not contain ':' or be '|'")
+            throw CommandError("replica name \(name.quoted) may not contain ':' or be '|'")
         }
         guard Set(names).count == names.count else { throw CommandError("replica names must be distinct") }
         return names
@@ -97,7 +98,7 @@ struct Scenario {
             let replica = try index(of: String(verb.dropLast()))
             guard let command = try ListCommand.parse(arguments) else {
                 throw CommandError(
-                    "'\(arguments.first ?? "")' is not a list command; expected one of "
+                    "\((arguments.first ?? "").quoted) is not a list command; expected one of "
                         + ListCommand.verbs.joined(separator: ", "))
             }
             return .edit(replica: replica, command)
@@ -126,19 +127,19 @@ struct Scenario {
         case "wait":
             guard arguments.count <= 1 else { throw CommandError("usage: wait [DURATION], e.g. wait 500ms") }
             guard let text = arguments.first else { return .wait(nil) }
-            guard let duration = Duration(parsing: text) else {
-                throw CommandError("wait expects a duration such as 500ms or 2s, got '\(text)'")
+            do {
+                return .wait(try Duration(validating: text))
+            } catch {
+                throw CommandError("usage: wait [DURATION]: \(error)")
             }
-            return .wait(duration)
         case "assert":
             return try assertion(arguments)
         default:
-            let nearest = (Self.directives + replicas.map { $0 + ":" }).min {
-                editDistance($0, verb) < editDistance($1, verb)
-            }
-            let hint = nearest.map { editDistance($0, verb) <= 2 ? " Did you mean '\($0)'?" : "" } ?? ""
+            let hint =
+                Suggestion.nearest(to: verb, among: Self.directives + replicas.map { $0 + ":" })
+                .map { " Did you mean '\($0)'?" } ?? ""
             throw CommandError(
-                "unknown directive '\(verb)'; expected NAME: COMMAND or one of "
+                "unknown directive \(verb.quoted); expected NAME: COMMAND or one of "
                     + Self.directives.dropFirst().joined(separator: ", ") + "." + hint)
         }
     }
@@ -173,7 +174,8 @@ struct Scenario {
     /// The index of replica `name`.
     private func index(of name: String) throws(CommandError) -> Int {
         guard let index = replicas.firstIndex(of: name) else {
-            throw CommandError("no replica is called '\(name)'; the replicas are \(replicas.joined(separator: ", "))")
+            throw CommandError(
+                "no replica is called \(name.quoted); the replicas are \(replicas.joined(separator: ", "))")
         }
         return index
     }

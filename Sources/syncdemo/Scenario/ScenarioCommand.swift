@@ -5,7 +5,9 @@ import ListSync
 enum ScenarioCommand: Command {
     /// The file format, for `--help` (Examples/Scenarios/README.md says the same).
     static let format = """
-        FORMAT: one step per line; '#' starts a comment; words are split as at a shell prompt ("New York").
+        FORMAT: one step per line (LF, CRLF or CR line ends; at most 1 MiB a line, 16 MiB a file); '#'
+        starts a comment; words are split as at a shell prompt ("New York", a\\ b); a backslash that ends
+        a line is kept as it is.
           replicas NAME...             first: the replicas, with replica IDs 1, 2, 3... in this order
                                        (concurrent edits that tie go to the higher ID, the later name)
           NAME: COMMAND                replica NAME runs a list command (below)
@@ -14,7 +16,7 @@ enum ScenarioCommand: Command {
           sync                         deliver everything in flight; linked replicas exchange what they lack
                                        and must converge (within 30 s), else the scenario fails
           show                         print every replica's list (pending placeholders marked '…')
-          wait [DURATION]              wait (e.g. 500ms), then land the drops' loads that ended: each
+          wait [DURATION]              wait (e.g. 500ms, at most 1h), then land the drops' loads that ended: each
                                        placeholder becomes its row or is withdrawn; 'wait' alone waits for all
           assert converged             every replica shows the same rows and has seen the same edits
           assert [NAME] rows A | B     NAME's rows (every replica's when no NAME), pending ones as '…TEXT';
@@ -54,18 +56,19 @@ enum ScenarioCommand: Command {
             throw arguments.error("missing the scenario file: syncdemo scenario FILE")
         }
         let transport = try Transport.parse(arguments, default: .memory)
-        let source: String
-        do {
-            source = try String(contentsOfFile: path, encoding: .utf8)
-        } catch {
-            let why = FileManager.default.fileExists(atPath: path) ? "it is not readable UTF-8 text" : "no such file"
-            throw arguments.error("cannot read the scenario '\(path)': \(why)")
-        }
         let scenario: Scenario
-        do {
-            scenario = try Scenario(parsing: source)
+        do throws(ScenarioFile.Failure) {
+            let lines = try ScenarioFile.lines(of: path)
+            do throws(ScenarioError) {
+                scenario = try Scenario(lines: lines)
+            } catch {
+                throw ScenarioFile.Failure(line: error.line, message: error.message)
+            }
         } catch {
-            Console.error("\(path):\(error.line): \(error.message)")
+            guard let line = error.line else {
+                throw arguments.error("cannot read the scenario '\(path)': \(error.message)")
+            }
+            Console.error("\(path):\(line): \(error.message)")
             Console.error("See 'syncdemo scenario --help' for the format.")
             return .usage
         }

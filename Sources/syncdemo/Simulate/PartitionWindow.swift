@@ -38,7 +38,7 @@ extension ParsedArguments {
         _ text: String, option name: String, replicas: Int, operations: Int
     ) throws(UsageError) -> PartitionWindow {
         func malformed(_ why: String) -> UsageError {
-            error("option '--\(name)' expects \(PartitionWindow.syntax); '\(text)': \(why)")
+            error("option '--\(name)' expects \(PartitionWindow.syntax); \(text.quoted): \(why)")
         }
         let parts = text.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
         let bounds = parts[0].split(separator: "-", omittingEmptySubsequences: false).map { Int($0) }
@@ -54,7 +54,7 @@ extension ParsedArguments {
             var members: [Int] = []
             for word in group.split(separator: ",", omittingEmptySubsequences: false) {
                 guard let replica = Int(word), (0..<replicas).contains(replica) else {
-                    throw malformed("'\(word)' is not a replica number from 0 to \(replicas - 1)")
+                    throw malformed("\(word.quoted) is not a replica number from 0 to \(replicas - 1)")
                 }
                 guard seen.insert(replica).inserted else { throw malformed("replica \(replica) is in two groups") }
                 members.append(replica)
