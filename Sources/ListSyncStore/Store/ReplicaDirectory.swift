@@ -46,7 +46,8 @@ struct ReplicaDirectory {
         let hasData = names.contains { $0 == SnapshotFile.name || LogSegment.number(fromFileName: $0) != nil }
         if !hasIdentity && (hasData || !names.allSatisfy(Self.isReplicaFile)) { throw .notAReplica(path: path) }
         let lockPath = file(Self.lockName)
-        guard let lock = try systemStep({ () throws(SystemError) in try FileLock(path: lockPath) }) else {
+        guard let lock = try systemStep({ () throws(SystemError) in try FileLock(directory: path, lockFile: lockPath) })
+        else {
             throw .locked(path: path)
         }
         return (lock, hasIdentity)
