@@ -35,7 +35,7 @@ final class FileLock {
             do {
                 try systemCall("flock", path: file.path) { flock(descriptor, LOCK_EX | LOCK_NB) }
                 return true
-            } catch where error.errno == EWOULDBLOCK {
+            } catch  where error.errno == EWOULDBLOCK {
                 if attempt < patienceMilliseconds { usleep(1_000) }
             }
         }
