@@ -20,6 +20,8 @@ struct Recovery<Element: Codable & Sendable> {
 
     private let directory: ReplicaDirectory
     private let options: StoreOptions
+    /// Whether recovery may change files (cut torn tails, remove leftovers); false for a reload.
+    private let modifiesFiles: Bool
     private var report = RecoveryReport()
     /// The highest counter reservation seen in the snapshot and the log.
     private var reservedThrough: UInt64 = 0
@@ -30,9 +32,24 @@ struct Recovery<Element: Codable & Sendable> {
         return try recovery.run()
     }
 
-    private init(directory: ReplicaDirectory, options: StoreOptions) {
+    /// The list the files of the open replica `replica` in `directory` hold, read without changing
+    /// anything: how a store rebuilds its list after a change that could not be logged.
+    static func reload(
+        directory: String, replica: ReplicaID, options: StoreOptions
+    ) throws(StoreError) -> ReplicatedList<Element> {
+        var strict = options
+        strict.recovery = .strict
+        strict.log = nil
+        var recovery = Recovery(directory: ReplicaDirectory(path: directory), options: strict, modifiesFiles: false)
+        let (list, firstSegment) = try recovery.loadSnapshot(replica: replica)
+        _ = try recovery.replayLog(into: list, from: firstSegment, replica: replica)
+        return list
+    }
+
+    private init(directory: ReplicaDirectory, options: StoreOptions, modifiesFiles: Bool = true) {
         self.directory = directory
         self.options = options
+        self.modifiesFiles = modifiesFiles
     }
 
     private mutating func run() throws(StoreError) -> Recovered {
@@ -43,9 +60,11 @@ struct Recovery<Element: Codable & Sendable> {
         try systemStep { () throws(SystemError) in try directory.removeSegments(below: firstSegment) }
         let floor = Swift.max(reservedThrough + 1, list.nextOperationCounter)
         list.reserveOperationCounters(from: floor)
-        let reserved = floor - 1 + options.counterReservationBlock
+        let reserved = StoreLimits.reservation(after: floor - 1, block: options.counterReservationBlock)
         let log = try systemStep { () throws(SystemError) in
-            try LogWriter(directory: directory.path, replica: replica, number: nextSegment, reservedThrough: reserved)
+            try LogWriter(
+                directory: directory.path, replica: replica, number: nextSegment, reservedThrough: reserved,
+                faults: options.faults)
         }
         let state = ReplicaState(list: list, log: log, lock: lock, reservedThrough: reserved)
         return Recovered(state: state, replica: replica, report: report)
@@ -122,7 +141,7 @@ struct Recovery<Element: Codable & Sendable> {
         let bytes = try systemStep { () throws(SystemError) in try FileSystem.readFile(path) }
         if bytes.count < LogSegment.headerSize && isLast {
             // The process stopped while creating the segment, before its header was durable.
-            try systemStep { () throws(SystemError) in try FileSystem.remove(path) }
+            if modifiesFiles { try systemStep { () throws(SystemError) in try FileSystem.remove(path) } }
             tornTail(path: path, offset: 0, droppedBytes: bytes.count, reason: "segment header incomplete")
             return .complete
         }
@@ -148,7 +167,9 @@ struct Recovery<Element: Codable & Sendable> {
         case .clean:
             return .complete
         case .torn(let offset, let reason) where isLast:
-            try systemStep { () throws(SystemError) in try FileSystem.truncateFile(path, to: offset) }
+            if modifiesFiles {
+                try systemStep { () throws(SystemError) in try FileSystem.truncateFile(path, to: offset) }
+            }
             tornTail(path: path, offset: offset, droppedBytes: bytes.count - offset, reason: reason)
             return .complete
         case .torn(let offset, let reason), .damaged(let offset, let reason):

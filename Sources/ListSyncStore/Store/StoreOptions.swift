@@ -32,6 +32,8 @@ public struct StoreOptions: Sendable {
     public var newReplicaID: ReplicaID?
     /// Receives one line for each notable recovery event (a torn tail truncated, damage salvaged).
     public var log: (@Sendable (String) -> Void)?
+    /// Failures to inject into the file layer; for tests only (internal, nil otherwise).
+    var faults: FileFaults?
 
     /// Options with the given values; every parameter has a sensible default.
     public init(
