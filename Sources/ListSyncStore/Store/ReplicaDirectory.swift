@@ -14,8 +14,9 @@ struct ReplicaDirectory {
     /// Whether a replica ever writes a file named `name`.
     static func isReplicaFile(_ name: String) -> Bool {
         let names = [lockName, IdentityFile.name, SnapshotFile.name]
+        let base = name.split(separator: ".damaged-", maxSplits: 1).first.map(String.init) ?? name
         return names.contains(name) || names.contains { name == $0 + ".tmp" }
-            || LogSegment.number(fromFileName: name) != nil
+            || LogSegment.number(fromFileName: name) != nil || (base != name && isReplicaFile(base))
     }
 
     /// The log segment numbers present, ascending.

@@ -50,8 +50,8 @@ extension StoreError: CustomStringConvertible {
             "the replica at \(path) is in use by another process or open store; close that one first"
         case .unsupportedFormatVersion(let path, let version):
             "\(path) is in storage format version \(version), which this build does not read; open it with a newer build"
-        case .corrupt(let path, let offset, let reason):
-            "\(path) is damaged at byte \(offset): \(reason); opening with salvage recovery (RecoveryMode.salvage) continues from what precedes the damage and moves the damaged file aside, deleting nothing"
+        case .corrupt:
+            "\(summary); opening with salvage recovery (RecoveryMode.salvage) continues from what precedes the damage and moves the damaged file aside, deleting nothing"
         case .replicaMismatch(let path, let expected, let found):
             "\(path) belongs to replica \(found), not to this directory's replica \(expected)"
         case .mergeRejected(let error): "a change set was rejected, nothing of it applied: \(error)"
@@ -69,6 +69,12 @@ extension StoreError: CustomStringConvertible {
 }
 
 extension StoreError {
+    /// What is wrong and where, without advice (for reports of what salvage did).
+    var summary: String {
+        guard case .corrupt(let path, let offset, let reason) = self else { return description }
+        return "\(path) is damaged at byte \(offset): \(reason)"
+    }
+
     /// The error for a write that `error` made fail and that was undone (a change rolled back, a
     /// compaction abandoned).
     static func failedWrite(_ error: SystemError) -> StoreError {
