@@ -30,6 +30,8 @@ struct Recovery<Element: Codable & Sendable> {
     private var pending: [ChangeSet]?
     /// Whether salvage set a damaged snapshot aside, so the log is replayed from an empty state.
     private var snapshotSetAside = false
+    /// The number of a last segment removed because its creation never finished: the next one takes it.
+    private var reusableSegment: UInt64?
 
     /// Opens the replica in `directory`.
     static func open(directory: String, options: StoreOptions) throws(StoreError) -> Recovered {
@@ -174,7 +176,7 @@ struct Recovery<Element: Codable & Sendable> {
             }
             expected = number + 1
         }
-        return Swift.max((numbers.last ?? 0) + 1, firstSegment)
+        return reusableSegment ?? Swift.max((numbers.last ?? 0) + 1, firstSegment)
     }
 
     private mutating func replaySegment(
@@ -185,6 +187,7 @@ struct Recovery<Element: Codable & Sendable> {
         if bytes.count < LogSegment.headerSize && isLast {
             // The process stopped while creating the segment, before its header was durable.
             if modifiesFiles { try systemStep { () throws(SystemError) in try FileSystem.remove(path) } }
+            reusableSegment = number
             tornTail(path: path, offset: 0, droppedBytes: bytes.count, reason: "segment header incomplete")
             return .complete
         }
