@@ -74,7 +74,7 @@ enum StoreBenchmark {
         let snapshotBytes = try buildLargeReplica(at: large, settings: settings)
         let (largeTimes, rowCount) = try openTimes(of: large)
         let moveHeavy = settings.directory + "/move-heavy"
-        try buildMoveHeavyReplica(at: moveHeavy, rows: moveHeavyRows, records: moveHeavyRows)
+        let moveHeavyLogBytes = try buildMoveHeavyReplica(at: moveHeavy, rows: moveHeavyRows, records: moveHeavyRows)
         let (moveHeavyTimes, _) = try openTimes(of: moveHeavy)
         let fields = [
             "\"bench\":\"store\"",
@@ -86,6 +86,7 @@ enum StoreBenchmark {
             "\"open_ms_move_heavy\":\(format(moveHeavyTimes[1]))",
             "\"move_heavy_rows\":\(moveHeavyRows)",
             "\"move_heavy_records\":\(moveHeavyRows)",
+            "\"move_heavy_log_bytes\":\(moveHeavyLogBytes)",
             "\"snapshot_bytes_per_row\":\(format(Double(snapshotBytes) / Double(settings.rows)))",
             "\"rows\":\(settings.rows)",
             "\"visible_rows\":\(rowCount)",
@@ -113,8 +114,8 @@ enum StoreBenchmark {
     }
 
     /// Builds a replica of `rows` rows in its snapshot and `records` log records, each a local move of
-    /// a random row (the start-up case of issue 19: a long log of moves).
-    private static func buildMoveHeavyReplica(at path: String, rows: Int, records: Int) throws {
+    /// a random row (the start-up case of issue 19: a long log of moves); returns the log's size in bytes.
+    private static func buildMoveHeavyReplica(at path: String, rows: Int, records: Int) throws -> Int {
         let store = try DurableReplica<String>(
             directory: path, options: StoreOptions(commitPolicy: .batched(.milliseconds(5))))
         try store.update { $0.append(contentsOf: (0..<rows).map { "row \($0)" }) }
@@ -126,6 +127,10 @@ enum StoreBenchmark {
             try store.update { $0.move(fromOffsets: [from], toOffset: to) }
         }
         try store.close()
+        let names = try FileManager.default.contentsOfDirectory(atPath: path).filter { $0.hasPrefix("log-") }
+        return try names.reduce(0) { total, name in
+            try total + (FileManager.default.attributesOfItem(atPath: path + "/" + name)[.size] as? Int ?? 0)
+        }
     }
 
     /// Single-writer commits per second on a 1,000-row list, each an edit of one row, until the last
