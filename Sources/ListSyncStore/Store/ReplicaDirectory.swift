@@ -14,9 +14,17 @@ struct ReplicaDirectory {
     /// Whether a replica ever writes a file named `name`.
     static func isReplicaFile(_ name: String) -> Bool {
         let names = [lockName, IdentityFile.name, SnapshotFile.name]
-        let base = name.split(separator: ".damaged-", maxSplits: 1).first.map(String.init) ?? name
         return names.contains(name) || names.contains { name == $0 + ".tmp" }
-            || LogSegment.number(fromFileName: name) != nil || (base != name && isReplicaFile(base))
+            || LogSegment.number(fromFileName: name) != nil || isSetAside(name)
+    }
+
+    /// Whether `name` is a damaged file that salvage renamed aside (`<name>.damaged-<n>`).
+    private static func isSetAside(_ name: String) -> Bool {
+        let marker = ".damaged-"
+        let segment = String(name.prefix(LogSegment.prefix.count + 16))
+        let bases =
+            [IdentityFile.name, SnapshotFile.name] + (LogSegment.number(fromFileName: segment) != nil ? [segment] : [])
+        return bases.contains { name.hasPrefix($0 + marker) }
     }
 
     /// The log segment numbers present, ascending.
