@@ -4,7 +4,8 @@ import ListSync
 import ListSyncStore
 
 /// Measures ListSyncStore: commits per second under each commit policy, the time to open a large
-/// replica (snapshot plus log), and snapshot bytes per row; prints one JSON object on stdout.
+/// replica (snapshot plus log) and a move-heavy one (100,000 rows, 100,000 move records), and snapshot
+/// bytes per row; prints one JSON object on stdout.
 enum StoreBenchmark {
     /// Command-line settings.
     private struct Settings {
@@ -71,23 +72,21 @@ enum StoreBenchmark {
         let batched = try commitsPerSecond(.batched(.milliseconds(5)), settings: settings, name: "batched")
         let large = settings.directory + "/large"
         let snapshotBytes = try buildLargeReplica(at: large, settings: settings)
-        var openTimes: [Double] = []
-        var rowCount = 0
-        for _ in 0..<3 {
-            let start = DispatchTime.now().uptimeNanoseconds
-            let store = try DurableReplica<String>(directory: large)
-            openTimes.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
-            rowCount = store.read { $0.count }
-            try store.close()
-        }
-        openTimes.sort()
+        let (largeTimes, rowCount) = try openTimes(of: large)
+        let moveHeavy = settings.directory + "/move-heavy"
+        let moveHeavyLogBytes = try buildMoveHeavyReplica(at: moveHeavy, rows: moveHeavyRows, records: moveHeavyRows)
+        let (moveHeavyTimes, _) = try openTimes(of: moveHeavy)
         let fields = [
             "\"bench\":\"store\"",
             "\"commits_per_s_always\":\(format(always))",
             "\"commits_per_s_batched_5ms\":\(format(batched))",
-            "\"open_ms\":\(format(openTimes[1]))",
-            "\"open_ms_min\":\(format(openTimes[0]))",
-            "\"open_ms_max\":\(format(openTimes[2]))",
+            "\"open_ms\":\(format(largeTimes[1]))",
+            "\"open_ms_min\":\(format(largeTimes[0]))",
+            "\"open_ms_max\":\(format(largeTimes[2]))",
+            "\"open_ms_move_heavy\":\(format(moveHeavyTimes[1]))",
+            "\"move_heavy_rows\":\(moveHeavyRows)",
+            "\"move_heavy_records\":\(moveHeavyRows)",
+            "\"move_heavy_log_bytes\":\(moveHeavyLogBytes)",
             "\"snapshot_bytes_per_row\":\(format(Double(snapshotBytes) / Double(settings.rows)))",
             "\"rows\":\(settings.rows)",
             "\"visible_rows\":\(rowCount)",
@@ -95,6 +94,43 @@ enum StoreBenchmark {
             "\"commits\":\(settings.commits)",
         ]
         return "{" + fields.joined(separator: ",") + "}"
+    }
+
+    /// Rows in the snapshot of the move-heavy replica, and local move records in its log.
+    private static let moveHeavyRows = 100_000
+
+    /// Opens the replica at `path` three times; returns the sorted open times in ms and its row count.
+    private static func openTimes(of path: String) throws -> ([Double], Int) {
+        var times: [Double] = []
+        var rowCount = 0
+        for _ in 0..<3 {
+            let start = DispatchTime.now().uptimeNanoseconds
+            let store = try DurableReplica<String>(directory: path)
+            times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
+            rowCount = store.read { $0.count }
+            try store.close()
+        }
+        return (times.sorted(), rowCount)
+    }
+
+    /// Builds a replica of `rows` rows in its snapshot and `records` log records, each a local move of
+    /// a random row (the start-up case of issue 19: a long log of moves); returns the log's size in bytes.
+    private static func buildMoveHeavyReplica(at path: String, rows: Int, records: Int) throws -> Int {
+        let store = try DurableReplica<String>(
+            directory: path, options: StoreOptions(commitPolicy: .batched(.milliseconds(5))))
+        try store.update { $0.append(contentsOf: (0..<rows).map { "row \($0)" }) }
+        try store.compact()
+        var generator = SplitMix64(seed: 2)
+        for _ in 0..<records {
+            let from = Int(generator.next() % UInt64(rows))
+            let to = Int(generator.next() % UInt64(rows + 1))
+            try store.update { $0.move(fromOffsets: [from], toOffset: to) }
+        }
+        try store.close()
+        let names = try FileManager.default.contentsOfDirectory(atPath: path).filter { $0.hasPrefix("log-") }
+        return try names.reduce(0) { total, name in
+            try total + (FileManager.default.attributesOfItem(atPath: path + "/" + name)[.size] as? Int ?? 0)
+        }
     }
 
     /// Single-writer commits per second on a 1,000-row list, each an edit of one row, until the last

@@ -54,4 +54,24 @@ struct CrashTests {
         #expect(reopened.recoveryReport.isClean)
         try reopened.close()
     }
+
+    /// Issue 19, item 5: with `LOCK` deleted while a process holds the replica, a second process (and a
+    /// second open in this one) still finds the replica in use, and the holder's state is untouched.
+    @Test func deletedLockFileStillKeepsASecondProcessOut() throws {
+        let directory = try TemporaryDirectory()
+        let replica = directory.file("replica")
+        let holder = try WorkerProcess(
+            arguments: [replica, "1", "always", "0", "hold"], output: directory.file("holder"))
+        try holder.waitUntilReady()
+        try FileManager.default.removeItem(atPath: replica + "/LOCK")
+        let second = try WorkerProcess(arguments: [replica, "2", "always", "0"], output: directory.file("second"))
+        let status = second.waitForExit(timeout: 10)
+        #expect(status == 1, "the second worker was not refused: \(second.errors())")
+        #expect(second.errors().contains("is in use by another process"), "\(second.errors())")
+        #expect(throws: StoreError.locked(path: replica)) { try DurableReplica<String>(directory: replica) }
+        holder.kill()
+        let reopened = try DurableReplica<String>(directory: replica)
+        #expect(reopened.recoveryReport.isClean && reopened.read { $0.isEmpty })
+        try reopened.close()
+    }
 }

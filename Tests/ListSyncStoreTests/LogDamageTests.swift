@@ -99,9 +99,15 @@ struct LogDamageTests {
             guard case .corrupt(let file, let offset, _) = error as? StoreError else { return false }
             return file == segmentPath && offset == damaged
         }
+        let damagedBytes = try Data(contentsOf: URL(fileURLWithPath: segmentPath))
         let salvaged = try DurableReplica<String>(directory: path, options: StoreOptions(recovery: .salvage))
         #expect(salvaged.read { fullState($0) } == (try logged.stateAfter(2)))
         #expect(salvaged.recoveryReport.salvaged.count == 1)
+        // Nothing is deleted: the damaged segment is kept whole under the name the report gives.
+        let salvage = try #require(salvaged.recoveryReport.salvaged.first)
+        #expect(salvage.keptBytes == damaged && salvage.movedTo == segmentPath + ".damaged-1")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: segmentPath + ".damaged-1")) == damagedBytes)
+        #expect(salvaged.recoveryReport.lines.first?.contains("moved aside to \(segmentPath).damaged-1") == true)
         try salvaged.update { $0.append("after salvage") }
         let state = salvaged.read { fullState($0) }
         try salvaged.close()

@@ -46,7 +46,8 @@ struct SnapshotDamageTests {
         let expected = ReplicatedList<String>()
         for changes in replica.afterSnapshot { try expected.merge(changes) }
         #expect(salvaged.read { fullState($0) } == fullState(expected))
-        #expect(salvaged.recoveryReport.salvaged.count == 1)
+        #expect(salvaged.recoveryReport.salvaged.map(\.movedTo) == [replica.snapshotPath + ".damaged-1"])
+        #expect(FileManager.default.fileExists(atPath: replica.snapshotPath + ".damaged-1"))
         try salvaged.close()
         let reopened = try DurableReplica<String>(directory: replica.path)
         #expect(reopened.recoveryReport.isClean && reopened.read { $0.count } == 3)

@@ -53,6 +53,18 @@ final class WorkerProcess {
         throw Failure(description: "worker not ready after \(timeout) s: \(errors())")
     }
 
+    /// Waits (at most `timeout` seconds) for the worker to exit on its own; returns its exit status, or
+    /// nil (after killing it) when it was still running.
+    func waitForExit(timeout: Double) -> Int32? {
+        let deadline = Date().addingTimeInterval(timeout)
+        while process.isRunning && Date() < deadline { usleep(1_000) }
+        guard !process.isRunning else {
+            kill()
+            return nil
+        }
+        return process.terminationStatus
+    }
+
     /// Kills the worker with SIGKILL and waits for it to be gone.
     func kill() {
         _ = sendKillSignal(process.processIdentifier)

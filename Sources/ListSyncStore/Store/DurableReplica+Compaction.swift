@@ -8,26 +8,39 @@ extension DurableReplica {
     /// fsynced and renamed over the old one, the directory is fsynced, and only then are the older
     /// segments removed; a crash at any point leaves a directory that opens to the same state.
     /// Updates and merges wait while it runs.
+    /// - Throws: ``StoreError/noSpace(_:)`` (or another error) when a step fails; the directory then
+    ///   still opens to the same state and the store goes on working, except after a failed fsync of
+    ///   the log (``StoreError/failedEarlier(_:)`` from then on).
     /// - Complexity: O(n) for n rows and tombstones.
     public func compact() throws(StoreError) {
-        try state.withLock { state throws(StoreError) in
-            try state.writing { state throws(SystemError) in try compact(&state) }
-        }
+        try state.withLock { state throws(StoreError) in try compact(&state) }
     }
 
     /// Compacts while the caller holds the lock.
-    func compact(_ state: inout ReplicaState<Element>) throws(SystemError) {
-        try state.sync()
-        let next = state.log.number + 1
-        let log = try LogWriter(
-            directory: directory, replica: replicaID, number: next, reservedThrough: state.reservedThrough)
-        try state.log.close()
+    func compact(_ state: inout ReplicaState<Element>) throws(StoreError) {
+        try state.writing { state throws(SystemError) in try state.sync() }
+        let next = state.log.number + 1  // at most StoreLimits.maximumSegment + 1: checked when opening
+        let log: LogWriter
+        do {
+            log = try LogWriter(
+                directory: directory, replica: replicaID, number: next, reservedThrough: state.reservedThrough,
+                faults: options.faults)
+        } catch {
+            throw .failedWrite(error)
+        }
+        // The old segment is durable; a failed close cannot lose any of it.
+        try? state.log.close()
         state.log = log
         let contents = SnapshotFile.Contents(
             replica: replicaID, firstSegment: next, reservedThrough: state.reservedThrough,
             payload: state.list.snapshot())
         let path = directory + "/" + SnapshotFile.name
-        try FileSystem.replaceFile(path, in: directory, with: SnapshotFile.encode(contents))
-        try ReplicaDirectory(path: directory).removeSegments(below: next)
+        do {
+            // On failure the old snapshot and every segment it needs are still there.
+            try FileSystem.replaceFile(path, in: directory, with: SnapshotFile.encode(contents), faults: options.faults)
+            try ReplicaDirectory(path: directory).removeSegments(below: next)
+        } catch {
+            throw .failedWrite(error)
+        }
     }
 }

@@ -51,28 +51,31 @@ public final class DurableReplica<Element: Codable & Sendable>: Sendable {
     /// Returns the batch for the UI, the change set to send to peers, and the durability ticket (already
     /// durable under ``CommitPolicy/always``). Operation counters are reserved durably before a change
     /// is returned, so the change may be sent to peers at once even under ``CommitPolicy/batched(_:)``.
-    /// - Complexity: the mutation's, plus O(n) for n rows to extract the change set.
+    /// - Throws: ``StoreError/noSpace(_:)`` or ``StoreError/ioError(_:)`` when the change could not be
+    ///   logged: it is then not applied either (the list is rebuilt from the files, which also withdraws
+    ///   drop placeholders), and the store goes on working.
+    /// - Complexity: the mutation's, plus O(n) for n rows to extract the change set (and O(n) to
+    ///   rebuild the list when the change could not be logged).
     @discardableResult
     public func update(_ mutation: @Sendable (ReplicatedList<Element>) -> ListChange) throws(StoreError) -> Commit {
         try state.withLock { state throws(StoreError) in
-            try state.writing { state throws(SystemError) in
-                var before = state.list.versionVector
-                before[state.list.replicaID] = state.list.nextOperationCounter - 1
-                let change = mutation(state.list)
-                let changes = state.list.changes(since: before)
-                guard !changes.isEmpty else {
-                    return Commit(change: change, changes: changes, ticket: DurabilityTicket(sequence: state.appended))
-                }
-                let reserved = try state.extendReservation(block: options.counterReservationBlock)
-                let ticket = try state.append(.localChange(changes.encoded()))
-                try commit(&state, forceSync: reserved)
-                return Commit(change: change, changes: changes, ticket: ticket)
+            if let failure = state.failure { throw failure }
+            var before = state.list.versionVector
+            before[state.list.replicaID] = state.list.nextOperationCounter - 1
+            let change = mutation(state.list)
+            let changes = state.list.changes(since: before)
+            guard !changes.isEmpty else {
+                return Commit(change: change, changes: changes, ticket: DurabilityTicket(sequence: state.appended))
             }
+            let ticket = try log(.localChange(changes.encoded()), &state)
+            return Commit(change: change, changes: changes, ticket: ticket)
         }
     }
 
     /// Merges a change set from a peer and logs it.
-    /// - Throws: ``StoreError/mergeRejected(_:)`` when the list rejects it (nothing is applied or logged).
+    /// - Throws: ``StoreError/mergeRejected(_:)`` when the list rejects it (nothing is applied or
+    ///   logged); ``StoreError/noSpace(_:)`` or ``StoreError/ioError(_:)`` when it could not be logged
+    ///   (nothing is applied either: do not acknowledge it, and try again later).
     @discardableResult
     public func merge(_ changes: ChangeSet) throws(StoreError) -> Commit {
         try state.withLock { state throws(StoreError) in
@@ -83,15 +86,11 @@ public final class DurableReplica<Element: Codable & Sendable>: Sendable {
             } catch {
                 throw .mergeRejected(error)
             }
-            return try state.writing { state throws(SystemError) in
-                guard !changes.isEmpty else {
-                    return Commit(change: change, changes: changes, ticket: DurabilityTicket(sequence: state.appended))
-                }
-                let reserved = try state.extendReservation(block: options.counterReservationBlock)
-                let ticket = try state.append(.mergedChanges(changes.encoded()))
-                try commit(&state, forceSync: reserved)
-                return Commit(change: change, changes: changes, ticket: ticket)
+            guard !changes.isEmpty else {
+                return Commit(change: change, changes: changes, ticket: DurabilityTicket(sequence: state.appended))
             }
+            let ticket = try log(.mergedChanges(changes.encoded()), &state)
+            return Commit(change: change, changes: changes, ticket: ticket)
         }
     }
 
@@ -101,16 +100,73 @@ public final class DurableReplica<Element: Codable & Sendable>: Sendable {
         state.withLock { state in body(state.list) }
     }
 
-    /// Makes an appended record durable as the commit policy says, and compacts when the log is long.
-    private func commit(_ state: inout ReplicaState<Element>, forceSync: Bool) throws(SystemError) {
-        switch options.commitPolicy {
-        case .always:
-            try state.sync()
-        case .batched(let interval):
-            if forceSync { try state.sync() } else { scheduleGroupCommit(&state, after: interval) }
+    /// Logs `record`, the change just applied to the list, and makes it durable as the commit policy
+    /// says; when it cannot, rolls the change back (``rollBack(_:to:after:)``) and throws.
+    private func log(_ record: LogRecord, _ state: inout ReplicaState<Element>) throws(StoreError) -> DurabilityTicket {
+        let mark = state.mark
+        let ticket: DurabilityTicket
+        do throws(SystemError) {
+            let reserved = try state.extendReservation(block: options.counterReservationBlock)
+            ticket = try state.append(record)
+            switch options.commitPolicy {
+            case .always:
+                try state.sync()
+            case .batched(let interval):
+                if reserved { try state.sync() } else { scheduleGroupCommit(&state, after: interval) }
+            }
+        } catch {
+            throw rollBack(&state, to: mark, after: error)
         }
-        if let threshold = options.compactionThreshold, state.log.size >= threshold {
+        compactIfLong(&state)
+        return ticket
+    }
+
+    /// Undoes a change whose record could not be logged: cuts the log back to `mark` durably, then
+    /// rebuilds the list from the files, so memory holds exactly what they hold. Returns the error to
+    /// throw: ``StoreError/noSpace(_:)``, ``StoreError/ioError(_:)`` or ``StoreError/system(_:)`` when
+    /// the store goes on; ``StoreError/uncertain(_:)`` when it had to stop (the cut failed, or a failed
+    /// fsync may have lost earlier records not yet durable).
+    private func rollBack(
+        _ state: inout ReplicaState<Element>, to mark: ReplicaState<Element>.Mark, after error: SystemError
+    ) -> StoreError {
+        let cause = error
+        var failure = StoreError.failedWrite(cause)
+        do throws(SystemError) {
+            try state.log.truncate(to: mark.size)
+            state.restore(mark)
+            state.dirty = true
+            try state.sync()
+        } catch {
+            failure = .uncertain(error)
+        }
+        // After a failed fsync the kernel may have dropped pages of earlier records not yet durable.
+        if cause.function == "fsync" && mark.dirty { failure = .uncertain(cause) }
+        let counters = state.list.nextOperationCounter
+        do throws(StoreError) {
+            let list = try Recovery<Element>.reload(directory: directory, replica: replicaID, options: options)
+            list.reserveOperationCounters(from: Swift.max(counters, list.nextOperationCounter))
+            state.list = list
+        } catch {
+            options.log?("ListSyncStore: rebuilding the list after \(cause) failed: \(error)")
+            failure = .uncertain(cause)
+        }
+        if case .uncertain(let cause) = failure { state.fail(.failedEarlier(cause)) }
+        return failure
+    }
+
+    /// Compacts when the log has grown past the threshold; a failed compaction does not undo the change
+    /// just logged: it is logged through ``StoreOptions/log`` and tried again after as many bytes more.
+    private func compactIfLong(_ state: inout ReplicaState<Element>) {
+        guard let threshold = options.compactionThreshold,
+            state.log.size >= Swift.max(threshold, state.compactionRetrySize)
+        else { return }
+        do throws(StoreError) {
             try compact(&state)
+            state.compactionRetrySize = 0
+        } catch {
+            let (retry, overflow) = state.log.size.addingReportingOverflow(Swift.max(threshold, 1))
+            state.compactionRetrySize = overflow ? .max : retry
+            options.log?("ListSyncStore: compaction failed, tried again later: \(error)")
         }
     }
 }

@@ -17,24 +17,40 @@ final class LogWriter {
     private(set) var size: Int
 
     /// Creates segment `number` in `directory` durably: its header and a reservation of counters up to
-    /// `reservedThrough`, fsynced, and the directory entry fsynced.
-    init(directory: String, replica: ReplicaID, number: UInt64, reservedThrough: UInt64) throws(SystemError) {
+    /// `reservedThrough`, fsynced, and the directory entry fsynced. When that fails the file is removed
+    /// (best effort), so a later attempt can create it again. `faults` (tests only) injects failures.
+    init(
+        directory: String, replica: ReplicaID, number: UInt64, reservedThrough: UInt64, faults: FileFaults? = nil
+    ) throws(SystemError) {
         self.number = number
         path = directory + "/" + LogSegment.fileName(number)
-        file = try FileDescriptor.open(path, flags: O_WRONLY | O_CREAT | O_EXCL | O_APPEND)
+        file = try FileDescriptor.open(path, flags: O_WRONLY | O_CREAT | O_EXCL | O_APPEND, faults: faults)
         let bytes =
             LogSegment.header(replica: replica, number: number) + LogRecord.reservation(reservedThrough).encoded()
-        try file.write(bytes)
-        try file.sync()
-        try FileSystem.syncDirectory(directory)
+        do {
+            try file.write(bytes)
+            try file.sync()
+            try FileSystem.syncDirectory(directory)
+        } catch {
+            try? file.close()
+            try? FileSystem.remove(path)
+            throw error
+        }
         size = bytes.count
     }
 
     /// Appends `record` (to the page cache; call ``sync()`` to make it durable).
     func append(_ record: LogRecord) throws(SystemError) {
         let bytes = record.encoded()
-        try file.write(bytes)
+        // Counted first: a write that fails may have written part of the record, which a rollback cuts.
         size += bytes.count
+        try file.write(bytes)
+    }
+
+    /// Cuts the segment back to `length` bytes (a record that could not be written wholly).
+    func truncate(to length: Int) throws(SystemError) {
+        try file.truncate(to: length)
+        size = length
     }
 
     /// Makes every appended record durable.

@@ -20,9 +20,18 @@ struct Recovery<Element: Codable & Sendable> {
 
     private let directory: ReplicaDirectory
     private let options: StoreOptions
+    /// Whether recovery may change files (cut torn tails, remove leftovers); false for a reload.
+    private let modifiesFiles: Bool
     private var report = RecoveryReport()
     /// The highest counter reservation seen in the snapshot and the log.
     private var reservedThrough: UInt64 = 0
+    /// The change sets of the records replayed so far, when they are merged together at the end (nil:
+    /// each is merged as it is read).
+    private var pending: [ChangeSet]?
+    /// Whether salvage set a damaged snapshot aside, so the log is replayed from an empty state.
+    private var snapshotSetAside = false
+    /// The number of a last segment removed because its creation never finished: the next one takes it.
+    private var reusableSegment: UInt64?
 
     /// Opens the replica in `directory`.
     static func open(directory: String, options: StoreOptions) throws(StoreError) -> Recovered {
@@ -30,9 +39,24 @@ struct Recovery<Element: Codable & Sendable> {
         return try recovery.run()
     }
 
-    private init(directory: ReplicaDirectory, options: StoreOptions) {
+    /// The list the files of the open replica `replica` in `directory` hold, read without changing
+    /// anything: how a store rebuilds its list after a change that could not be logged.
+    static func reload(
+        directory: String, replica: ReplicaID, options: StoreOptions
+    ) throws(StoreError) -> ReplicatedList<Element> {
+        var strict = options
+        strict.recovery = .strict
+        strict.log = nil
+        var recovery = Recovery(directory: ReplicaDirectory(path: directory), options: strict, modifiesFiles: false)
+        let (list, firstSegment) = try recovery.loadSnapshot(replica: replica)
+        _ = try recovery.replayLog(into: list, from: firstSegment, replica: replica)
+        return list
+    }
+
+    private init(directory: ReplicaDirectory, options: StoreOptions, modifiesFiles: Bool = true) {
         self.directory = directory
         self.options = options
+        self.modifiesFiles = modifiesFiles
     }
 
     private mutating func run() throws(StoreError) -> Recovered {
@@ -43,9 +67,11 @@ struct Recovery<Element: Codable & Sendable> {
         try systemStep { () throws(SystemError) in try directory.removeSegments(below: firstSegment) }
         let floor = Swift.max(reservedThrough + 1, list.nextOperationCounter)
         list.reserveOperationCounters(from: floor)
-        let reserved = floor - 1 + options.counterReservationBlock
+        let reserved = StoreLimits.reservation(after: floor - 1, block: options.counterReservationBlock)
         let log = try systemStep { () throws(SystemError) in
-            try LogWriter(directory: directory.path, replica: replica, number: nextSegment, reservedThrough: reserved)
+            try LogWriter(
+                directory: directory.path, replica: replica, number: nextSegment, reservedThrough: reserved,
+                faults: options.faults)
         }
         let state = ReplicaState(list: list, log: log, lock: lock, reservedThrough: reserved)
         return Recovered(state: state, replica: replica, report: report)
@@ -85,34 +111,72 @@ struct Recovery<Element: Codable & Sendable> {
             } catch {
                 throw .corrupt(path: path, offset: SnapshotFile.headerSize, reason: "snapshot does not load: \(error)")
             }
+            guard contents.firstSegment <= StoreLimits.maximumSegment else {
+                throw .corrupt(path: path, offset: 16, reason: "first segment \(contents.firstSegment) out of range")
+            }
+            guard contents.reservedThrough <= StoreLimits.maximumCounter else {
+                throw .corrupt(
+                    path: path, offset: 24, reason: "counter reservation \(contents.reservedThrough) out of range")
+            }
             reservedThrough = contents.reservedThrough
             report.snapshotLoaded = true
             return (list, contents.firstSegment)
         } catch {
-            guard case .corrupt = error, options.recovery == .salvage else { throw error }
-            salvaged(error)
+            try damaged(error, path: path, cutAt: 0)
+            snapshotSetAside = true
             return (ReplicatedList(replicaID: replica), 0)
         }
     }
 
     /// Replays segments from `firstSegment` on; returns the number the next new segment gets.
+    ///
+    /// The records' change sets are combined into one (``ChangeSet/init(combining:)``) and merged once,
+    /// so replaying costs one search per row touched instead of one per record. When that merge fails,
+    /// the log is replayed again one record at a time to find the record at fault.
     private mutating func replayLog(
         into list: ReplicatedList<Element>, from firstSegment: UInt64, replica: ReplicaID
     ) throws(StoreError) -> UInt64 {
+        pending = []
+        let next = try replaySegments(into: list, from: firstSegment, replica: replica)
+        let combined = ChangeSet(combining: pending ?? [])
+        pending = nil
+        do {
+            try list.merge(combined)
+            return next
+        } catch {
+            report.recordsReplayed = 0
+            return try replaySegments(into: list, from: firstSegment, replica: replica)
+        }
+    }
+
+    private mutating func replaySegments(
+        into list: ReplicatedList<Element>, from firstSegment: UInt64, replica: ReplicaID
+    ) throws(StoreError) -> UInt64 {
         let numbers = try systemStep { () throws(SystemError) in try directory.segmentNumbers() }
+        if let last = numbers.last, last > StoreLimits.maximumSegment {
+            throw .corrupt(
+                path: directory.file(LogSegment.fileName(last)), offset: 0, reason: "segment number out of range")
+        }
         let live = numbers.filter { $0 >= firstSegment }
+        // Without a snapshot the log starts at segment 1; segments follow one another without a gap.
+        var expected = snapshotSetAside ? live.first ?? 1 : Swift.max(firstSegment, 1)
         for (index, number) in live.enumerated() {
-            let isLast = index == live.count - 1
-            let outcome = try replaySegment(number, into: list, replica: replica, isLast: isLast)
-            if outcome == .cut {
-                for later in live[(index + 1)...] {
-                    let path = directory.file(LogSegment.fileName(later))
-                    try systemStep { () throws(SystemError) in try FileSystem.remove(path) }
-                }
+            if number != expected {
+                let missing = directory.file(LogSegment.fileName(expected))
+                let reason = "log segment missing (the next one present is \(LogSegment.fileName(number)))"
+                try damaged(.corrupt(path: missing, offset: 0, reason: reason), path: nil, cutAt: 0)
+                for later in live[index...] { try setAsideFollowing(later, damage: missing) }
                 break
             }
+            let isLast = index == live.count - 1
+            if try replaySegment(number, into: list, replica: replica, isLast: isLast) == .cut {
+                let path = directory.file(LogSegment.fileName(number))
+                for later in live[(index + 1)...] { try setAsideFollowing(later, damage: path) }
+                break
+            }
+            expected = number + 1
         }
-        return Swift.max((numbers.last ?? 0) + 1, firstSegment)
+        return reusableSegment ?? Swift.max((numbers.last ?? 0) + 1, firstSegment)
     }
 
     private mutating func replaySegment(
@@ -122,7 +186,8 @@ struct Recovery<Element: Codable & Sendable> {
         let bytes = try systemStep { () throws(SystemError) in try FileSystem.readFile(path) }
         if bytes.count < LogSegment.headerSize && isLast {
             // The process stopped while creating the segment, before its header was durable.
-            try systemStep { () throws(SystemError) in try FileSystem.remove(path) }
+            if modifiesFiles { try systemStep { () throws(SystemError) in try FileSystem.remove(path) } }
+            reusableSegment = number
             tornTail(path: path, offset: 0, droppedBytes: bytes.count, reason: "segment header incomplete")
             return .complete
         }
@@ -148,7 +213,9 @@ struct Recovery<Element: Codable & Sendable> {
         case .clean:
             return .complete
         case .torn(let offset, let reason) where isLast:
-            try systemStep { () throws(SystemError) in try FileSystem.truncateFile(path, to: offset) }
+            if modifiesFiles {
+                try systemStep { () throws(SystemError) in try FileSystem.truncateFile(path, to: offset) }
+            }
             tornTail(path: path, offset: offset, droppedBytes: bytes.count - offset, reason: reason)
             return .complete
         case .torn(let offset, let reason), .damaged(let offset, let reason):
@@ -168,34 +235,69 @@ struct Recovery<Element: Codable & Sendable> {
             } catch {
                 throw .corrupt(path: path, offset: offset, reason: "record does not decode: \(error)")
             }
+            if pending != nil {
+                pending?.append(changes)
+                return
+            }
             do {
                 try list.merge(changes)
             } catch {
                 throw .corrupt(path: path, offset: offset, reason: "record does not merge: \(error)")
             }
         case .reservation(let counter):
+            guard (1...StoreLimits.maximumCounter).contains(counter) else {
+                throw .corrupt(path: path, offset: offset, reason: "counter reservation \(counter) out of range")
+            }
             reservedThrough = Swift.max(reservedThrough, counter)
         }
     }
 
-    /// Damage at `offset` of `path`: thrown in strict mode; in salvage mode, the file is cut there.
-    /// Only ``StoreError/corrupt(path:offset:reason:)`` is salvaged: a newer format or another replica's
-    /// file is never cut.
-    private mutating func damaged(_ error: StoreError, path: String, cutAt offset: Int) throws(StoreError) {
+    /// Damage at `offset` of `path` (nil: a missing file): thrown in strict mode. In salvage mode the
+    /// damaged file is renamed aside (``setAside(_:)``) and, when `offset` is past its header, a copy of
+    /// the bytes before `offset` takes its place: nothing is deleted. Only
+    /// ``StoreError/corrupt(path:offset:reason:)`` is salvaged: a newer format or another replica's file
+    /// is never touched.
+    private mutating func damaged(_ error: StoreError, path: String?, cutAt offset: Int) throws(StoreError) {
         guard case .corrupt = error, options.recovery == .salvage else { throw error }
-        try systemStep { () throws(SystemError) in
-            if offset <= LogSegment.headerSize {
-                try FileSystem.remove(path)
-            } else {
-                try FileSystem.truncateFile(path, to: offset)
+        guard let path else {
+            salvaged(RecoveryReport.Salvage(damage: error, keptBytes: 0, movedTo: nil))
+            return
+        }
+        let aside = try setAside(path)
+        let kept = offset > LogSegment.headerSize ? offset : 0
+        if kept > 0 {
+            try systemStep { () throws(SystemError) in
+                let bytes = try FileSystem.readFile(aside)
+                try FileSystem.replaceFile(
+                    path, in: directory.path, with: Array(bytes[..<Swift.min(kept, bytes.count)]))
             }
         }
-        salvaged(error)
+        salvaged(RecoveryReport.Salvage(damage: error, keptBytes: kept, movedTo: aside))
     }
 
-    private mutating func salvaged(_ error: StoreError) {
-        report.salvaged.append(error)
-        options.log?("ListSyncStore: salvage dropped data from \(error)")
+    /// Sets aside log segment `number`, which follows the damage at `damage`, whole.
+    private mutating func setAsideFollowing(_ number: UInt64, damage: String) throws(StoreError) {
+        let path = directory.file(LogSegment.fileName(number))
+        let aside = try setAside(path)
+        let error = StoreError.corrupt(path: path, offset: 0, reason: "follows the damage in \(damage)")
+        salvaged(RecoveryReport.Salvage(damage: error, keptBytes: 0, movedTo: aside))
+    }
+
+    /// Renames `path` to `<path>.damaged-<n>` (the first n not taken), durably; returns the new path.
+    private func setAside(_ path: String) throws(StoreError) -> String {
+        try systemStep { () throws(SystemError) in
+            var number = 1
+            while try FileSystem.kind(of: path + ".damaged-\(number)") != .missing { number += 1 }
+            let aside = path + ".damaged-\(number)"
+            try FileSystem.rename(path, to: aside)
+            try FileSystem.syncDirectory(directory.path)
+            return aside
+        }
+    }
+
+    private mutating func salvaged(_ salvage: RecoveryReport.Salvage) {
+        report.salvaged.append(salvage)
+        options.log?("ListSyncStore: salvage: \(salvage)")
     }
 
     private mutating func tornTail(path: String, offset: Int, droppedBytes: Int, reason: String) {

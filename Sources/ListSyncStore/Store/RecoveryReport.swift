@@ -12,6 +12,23 @@ public struct RecoveryReport: Hashable, Sendable {
         public var reason: String
     }
 
+    /// Damage that salvage worked around, and where the damaged bytes went.
+    public struct Salvage: Hashable, Sendable, CustomStringConvertible {
+        /// What was damaged, where (the file and the offset of the first damaged record).
+        public var damage: StoreError
+        /// How many bytes of the file, from its start, are still read in place (0: none).
+        public var keptBytes: Int
+        /// Where the damaged file now is, whole, for inspection or repair; nil for a missing file.
+        public var movedTo: String?
+
+        /// One line: the damage, what was kept and where the file went.
+        public var description: String {
+            let moved = movedTo.map { "; the whole file was moved aside to \($0)" } ?? ""
+            let kept = keptBytes > 0 ? "the \(keptBytes) bytes before the damage are kept" : "nothing of it is read"
+            return "\(damage.summary): \(kept)\(moved)"
+        }
+    }
+
     /// Whether the directory was created (or initialised) by this open.
     public var created = false
     /// Whether a snapshot was loaded.
@@ -20,9 +37,17 @@ public struct RecoveryReport: Hashable, Sendable {
     public var recordsReplayed = 0
     /// Torn tails that were truncated (at most one in normal operation).
     public var tornTails: [TornTail] = []
-    /// Damage that ``RecoveryMode/salvage`` dropped, with everything after it; empty in strict mode.
-    public var salvaged: [StoreError] = []
+    /// Damage that ``RecoveryMode/salvage`` worked around (the damaged file, and every later log segment,
+    /// moved aside); empty in strict mode.
+    public var salvaged: [Salvage] = []
 
     /// Whether the replica opened without dropping anything.
     public var isClean: Bool { tornTails.isEmpty && salvaged.isEmpty }
+
+    /// One line per event (a torn tail cut, damage salvaged), for an app or a CLI to show at start;
+    /// empty when the replica opened cleanly.
+    public var lines: [String] {
+        tornTails.map { "cut \($0.droppedBytes) torn bytes at offset \($0.offset) of \($0.path): \($0.reason)" }
+            + salvaged.map { "salvaged \($0)" }
+    }
 }

@@ -15,7 +15,16 @@ struct ReplicaDirectory {
     static func isReplicaFile(_ name: String) -> Bool {
         let names = [lockName, IdentityFile.name, SnapshotFile.name]
         return names.contains(name) || names.contains { name == $0 + ".tmp" }
-            || LogSegment.number(fromFileName: name) != nil
+            || LogSegment.number(fromFileName: name) != nil || isSetAside(name)
+    }
+
+    /// Whether `name` is a damaged file that salvage renamed aside (`<name>.damaged-<n>`).
+    private static func isSetAside(_ name: String) -> Bool {
+        let marker = ".damaged-"
+        let segment = String(name.prefix(LogSegment.prefix.count + 16))
+        let bases =
+            [IdentityFile.name, SnapshotFile.name] + (LogSegment.number(fromFileName: segment) != nil ? [segment] : [])
+        return bases.contains { name.hasPrefix($0 + marker) }
     }
 
     /// The log segment numbers present, ascending.
@@ -46,7 +55,8 @@ struct ReplicaDirectory {
         let hasData = names.contains { $0 == SnapshotFile.name || LogSegment.number(fromFileName: $0) != nil }
         if !hasIdentity && (hasData || !names.allSatisfy(Self.isReplicaFile)) { throw .notAReplica(path: path) }
         let lockPath = file(Self.lockName)
-        guard let lock = try systemStep({ () throws(SystemError) in try FileLock(path: lockPath) }) else {
+        guard let lock = try systemStep({ () throws(SystemError) in try FileLock(directory: path, lockFile: lockPath) })
+        else {
             throw .locked(path: path)
         }
         return (lock, hasIdentity)

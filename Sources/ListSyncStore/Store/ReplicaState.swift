@@ -8,8 +8,17 @@ struct ReplicaState<Element: Codable & Sendable> {
         let continuation: CheckedContinuation<Result<Void, StoreError>, Never>
     }
 
-    /// The replica's list, always equal to what the log and snapshot hold.
-    let list: ReplicatedList<Element>
+    /// Where the log stood before a change: what a rollback restores.
+    struct Mark {
+        let size: Int
+        let reservedThrough: UInt64
+        let appended: UInt64
+        let dirty: Bool
+    }
+
+    /// The replica's list, always equal to what the log and snapshot hold (rebuilt from them when a
+    /// change could not be logged).
+    var list: ReplicatedList<Element>
     /// The current log segment.
     var log: LogWriter
     /// The directory's lock, held while open.
@@ -28,8 +37,21 @@ struct ReplicaState<Element: Codable & Sendable> {
     var waiters: [Waiter] = []
     /// Why the store can no longer be used, once it cannot.
     var failure: StoreError?
+    /// The log size below which automatic compaction does not try again after a failed attempt.
+    var compactionRetrySize = 0
 
-    /// Runs `body`; a failure leaves the store failed (memory may be ahead of disk) and is rethrown.
+    /// Where the log stands now.
+    var mark: Mark { Mark(size: log.size, reservedThrough: reservedThrough, appended: appended, dirty: dirty) }
+
+    /// Forgets the records appended since `mark` (the log file was cut back to it).
+    mutating func restore(_ mark: Mark) {
+        reservedThrough = mark.reservedThrough
+        appended = mark.appended
+        dirty = mark.dirty
+    }
+
+    /// Runs `body`; a failure leaves the store failed and is rethrown. For steps after which memory and
+    /// disk may differ (an fsync of changes already handed out); changes use a rollback instead.
     mutating func writing<Result>(_ body: (inout Self) throws(SystemError) -> Result) throws(StoreError) -> Result {
         if let failure { throw failure }
         do {
@@ -71,7 +93,7 @@ struct ReplicaState<Element: Codable & Sendable> {
     mutating func extendReservation(block: UInt64) throws(SystemError) -> Bool {
         let lastUsed = list.nextOperationCounter - 1
         guard lastUsed > reservedThrough else { return false }
-        reservedThrough = lastUsed + block
+        reservedThrough = StoreLimits.reservation(after: lastUsed, block: block)
         _ = try append(.reservation(reservedThrough))
         return true
     }

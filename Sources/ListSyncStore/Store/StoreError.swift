@@ -1,5 +1,11 @@
 import ListSync
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// Why a durable replica could not be opened or could not carry out an operation, and where.
 public enum StoreError: Error, Hashable, Sendable {
     /// A system call failed (with its function, path and `errno`).
@@ -17,9 +23,19 @@ public enum StoreError: Error, Hashable, Sendable {
     case replicaMismatch(path: String, expected: ReplicaID, found: ReplicaID)
     /// A change set was rejected by the list; nothing of it was applied or logged.
     case mergeRejected(MergeError)
+    /// The device holding the log is full (`ENOSPC`, `EDQUOT`): the change was not logged and not
+    /// applied, and the store goes on working once there is room.
+    case noSpace(SystemError)
+    /// The device reported an I/O error (`EIO`) writing or fsyncing the log: the change was not logged
+    /// and not applied, and the store goes on working if the device recovers.
+    case ioError(SystemError)
+    /// A write or fsync failed and undoing it failed too, so whether the last change reached the disk is
+    /// unknown; the store has stopped (memory holds what the files held when it stopped).
+    case uncertain(SystemError)
     /// The store was closed.
     case closed
-    /// An earlier write or fsync failed, so memory may be ahead of disk; reopen the directory.
+    /// The store stopped after an earlier failure (a failed fsync with changes pending, or an
+    /// ``uncertain(_:)`` write): reopen the directory to continue from what is on disk.
     case failedEarlier(SystemError)
 }
 
@@ -34,14 +50,38 @@ extension StoreError: CustomStringConvertible {
             "the replica at \(path) is in use by another process or open store; close that one first"
         case .unsupportedFormatVersion(let path, let version):
             "\(path) is in storage format version \(version), which this build does not read; open it with a newer build"
-        case .corrupt(let path, let offset, let reason):
-            "\(path) is damaged at byte \(offset): \(reason); open with recovery .salvage to keep what precedes the damage"
+        case .corrupt:
+            "\(summary); opening with salvage recovery (RecoveryMode.salvage) continues from what precedes the damage and moves the damaged file aside, deleting nothing"
         case .replicaMismatch(let path, let expected, let found):
             "\(path) belongs to replica \(found), not to this directory's replica \(expected)"
         case .mergeRejected(let error): "a change set was rejected, nothing of it applied: \(error)"
+        case .noSpace(let error):
+            "no space left on the device holding \(error.path) (\(error)): nothing was changed (an edit or merge was not logged and not applied); make room on that device and retry, the store goes on working"
+        case .ioError(let error):
+            "the device holding \(error.path) reported an I/O error (\(error)): nothing was changed (an edit or merge was not logged and not applied); check the device, then retry"
+        case .uncertain(let error):
+            "a write to \(error.path) failed and could not be undone (\(error)): the last change may or may not be on disk; the store has stopped, reopen the directory to continue from what is on disk"
         case .closed: "the store was closed"
         case .failedEarlier(let error):
-            "an earlier write failed (\(error)), so memory may be ahead of disk; reopen the directory"
+            "the store stopped after an earlier failure (\(error)); reopen the directory to continue from what is on disk"
+        }
+    }
+}
+
+extension StoreError {
+    /// What is wrong and where, without advice (for reports of what salvage did).
+    var summary: String {
+        guard case .corrupt(let path, let offset, let reason) = self else { return description }
+        return "\(path) is damaged at byte \(offset): \(reason)"
+    }
+
+    /// The error for a write that `error` made fail and that was undone (a change rolled back, a
+    /// compaction abandoned).
+    static func failedWrite(_ error: SystemError) -> StoreError {
+        switch error.errno {
+        case ENOSPC, EDQUOT: .noSpace(error)
+        case EIO: .ioError(error)
+        default: .system(error)
         }
     }
 }

@@ -13,8 +13,9 @@ public enum CommitPolicy: Hashable, Sendable {
 public enum RecoveryMode: Hashable, Sendable {
     /// Throw ``StoreError/corrupt(path:offset:reason:)``; nothing is changed on disk.
     case strict
-    /// Keep everything before the damage, drop the rest (reported in ``RecoveryReport/salvaged``),
-    /// and write a fresh snapshot so the directory opens cleanly afterwards.
+    /// Continue from everything before the damage, deleting nothing: the damaged file and every later
+    /// log segment are renamed to `<name>.damaged-<n>` (reported in ``RecoveryReport/salvaged``), and a
+    /// fresh snapshot is written so the directory opens cleanly afterwards.
     case salvage
 }
 
@@ -26,12 +27,15 @@ public struct StoreOptions: Sendable {
     public var recovery: RecoveryMode
     /// How many operation counters one fsynced reservation covers.
     public var counterReservationBlock: UInt64
-    /// Compact automatically once the current log segment holds this many bytes (nil: only on request).
+    /// Compact automatically after a change that leaves the current log segment at or above this many
+    /// bytes (nil, the default: only on ``DurableReplica/compact()``).
     public var compactionThreshold: Int?
     /// The identity of a replica created by this open (random when nil); ignored for an existing one.
     public var newReplicaID: ReplicaID?
     /// Receives one line for each notable recovery event (a torn tail truncated, damage salvaged).
     public var log: (@Sendable (String) -> Void)?
+    /// Failures to inject into the file layer; for tests only (internal, nil otherwise).
+    var faults: FileFaults?
 
     /// Options with the given values; every parameter has a sensible default.
     public init(

@@ -9,10 +9,13 @@ final class FileDescriptor {
     /// The path it was opened with, for error messages.
     let path: String
     private var descriptor: Int32
+    /// Failures to inject (tests only).
+    private let faults: FileFaults?
 
-    private init(descriptor: Int32, path: String) {
+    private init(descriptor: Int32, path: String, faults: FileFaults?) {
         self.descriptor = descriptor
         self.path = path
+        self.faults = faults
     }
 
     deinit {
@@ -21,10 +24,20 @@ final class FileDescriptor {
         if descriptor >= 0 { _ = systemClose(descriptor) }
     }
 
-    /// Opens `path` with `flags` (`O_CLOEXEC` is added) and, when creating, `mode`.
-    static func open(_ path: String, flags: Int32, mode: mode_t = 0o644) throws(SystemError) -> FileDescriptor {
+    /// Opens `path` with `flags` (`O_CLOEXEC` is added) and, when creating, `mode`; `faults` (tests
+    /// only) makes later calls on it fail.
+    static func open(
+        _ path: String, flags: Int32, mode: mode_t = 0o644, faults: FileFaults? = nil
+    ) throws(SystemError) -> FileDescriptor {
         let descriptor = try systemCall("open", path: path) { systemOpen(path, flags | O_CLOEXEC, mode) }
-        return FileDescriptor(descriptor: descriptor, path: path)
+        return FileDescriptor(descriptor: descriptor, path: path, faults: faults)
+    }
+
+    /// Throws the failure injected for `function`, if any.
+    private func injectFault(_ function: String) throws(SystemError) {
+        if let code = faults?.injectedError(function, path: path) {
+            throw SystemError(function: function, path: path, errno: code)
+        }
     }
 
     /// The raw descriptor, for calls this type does not wrap (`flock`).
@@ -60,25 +73,31 @@ final class FileDescriptor {
     /// Writes all of `bytes` at the current offset (the end, for files opened with `O_APPEND`).
     func write(_ bytes: [UInt8]) throws(SystemError) {
         var offset = 0
-        while offset < bytes.count {
+        var end = bytes.count
+        let injected = faults?.injectedError("write", path: path)
+        if injected != nil { end /= 2 }
+        while offset < end {
             let count = try bytes.withUnsafeBytes { buffer in
                 Result { () throws(SystemError) in
                     try systemCall("write", path: path) {
-                        systemWrite(descriptor, buffer.baseAddress! + offset, bytes.count - offset)
+                        systemWrite(descriptor, buffer.baseAddress! + offset, end - offset)
                     }
                 }
             }.get()
             offset += count
         }
+        if let injected { throw SystemError(function: "write", path: path, errno: injected) }
     }
 
     /// Flushes the file's data and metadata to stable storage.
     func sync() throws(SystemError) {
+        try injectFault("fsync")
         try systemCall("fsync", path: path) { fsync(descriptor) }
     }
 
     /// Cuts the file to `length` bytes.
     func truncate(to length: Int) throws(SystemError) {
+        try injectFault("ftruncate")
         try systemCall("ftruncate", path: path) { ftruncate(descriptor, off_t(length)) }
     }
 

@@ -85,14 +85,23 @@ enum FileSystem {
         try directory.close()
     }
 
-    /// Writes `bytes` to `path` durably and atomically: a temporary file, fsync, rename, fsync of the directory.
-    static func replaceFile(_ path: String, in directory: String, with bytes: [UInt8]) throws(SystemError) {
+    /// Writes `bytes` to `path` durably and atomically: a temporary file, fsync, rename, fsync of the
+    /// directory. When it fails before the rename, the temporary file is removed (best effort) and
+    /// `path` is unchanged. `faults` (tests only) makes calls on the temporary file fail.
+    static func replaceFile(
+        _ path: String, in directory: String, with bytes: [UInt8], faults: FileFaults? = nil
+    ) throws(SystemError) {
         let temporary = path + ".tmp"
-        let file = try FileDescriptor.open(temporary, flags: O_WRONLY | O_CREAT | O_TRUNC)
-        try file.write(bytes)
-        try file.sync()
-        try file.close()
-        try rename(temporary, to: path)
+        do {
+            let file = try FileDescriptor.open(temporary, flags: O_WRONLY | O_CREAT | O_TRUNC, faults: faults)
+            try file.write(bytes)
+            try file.sync()
+            try file.close()
+            try rename(temporary, to: path)
+        } catch {
+            try? remove(temporary)
+            throw error
+        }
         try syncDirectory(directory)
     }
 }
