@@ -26,7 +26,7 @@ struct StoreLimitsTests {
         }
     }
 
-    @Test(arguments: [UInt64.max, StoreLimits.maximumCounter + 1, 0])
+    @Test(arguments: [UInt64.max, Dot.maximumCounter + 1, 0])
     func reservationOutOfRangeIsDamage(counter: UInt64) throws {
         let directory = try TemporaryDirectory()
         let path = try Self.replica(in: directory)
@@ -63,7 +63,7 @@ struct StoreLimitsTests {
     @Test func reservationNeverPassesTheLimit() {
         #expect(StoreLimits.reservation(after: 10, block: 5) == 15)
         #expect(
-            StoreLimits.reservation(after: StoreLimits.maximumCounter - 1, block: 4096) == StoreLimits.maximumCounter)
-        #expect(StoreLimits.reservation(after: 1, block: .max) == StoreLimits.maximumCounter)
+            StoreLimits.reservation(after: Dot.maximumCounter - 1, block: 4096) == Dot.maximumCounter)
+        #expect(StoreLimits.reservation(after: 1, block: .max) == Dot.maximumCounter)
     }
 }

@@ -114,7 +114,7 @@ struct Recovery<Element: Codable & Sendable> {
             guard contents.firstSegment <= StoreLimits.maximumSegment else {
                 throw .corrupt(path: path, offset: 16, reason: "first segment \(contents.firstSegment) out of range")
             }
-            guard contents.reservedThrough <= StoreLimits.maximumCounter else {
+            guard contents.reservedThrough <= Dot.maximumCounter else {
                 throw .corrupt(
                     path: path, offset: 24, reason: "counter reservation \(contents.reservedThrough) out of range")
             }
@@ -245,7 +245,7 @@ struct Recovery<Element: Codable & Sendable> {
                 throw .corrupt(path: path, offset: offset, reason: "record does not merge: \(error)")
             }
         case .reservation(let counter):
-            guard (1...StoreLimits.maximumCounter).contains(counter) else {
+            guard (1...Dot.maximumCounter).contains(counter) else {
                 throw .corrupt(path: path, offset: offset, reason: "counter reservation \(counter) out of range")
             }
             reservedThrough = Swift.max(reservedThrough, counter)

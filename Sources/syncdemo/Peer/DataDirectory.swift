@@ -79,13 +79,7 @@ enum DataDirectory {
             "recovery: cut a torn last record of \(tail.path) at byte \(tail.offset): "
                 + "\(tail.droppedBytes.formatted()) bytes dropped (\(tail.reason)); \(peers)"
         }
-        let salvaged = report.salvaged.map { error in
-            guard case .corrupt(let path, let offset, let reason) = error else {
-                return "recovery: salvage dropped damaged data: \(error); \(peers)"
-            }
-            return "recovery: salvage dropped \(path) from byte \(offset) on (\(reason)) and all logged after it; "
-                + peers
-        }
+        let salvaged = report.salvaged.map { "recovery: salvaged \($0); \(peers)" }
         return torn + salvaged
     }
 
@@ -94,8 +88,8 @@ enum DataDirectory {
         switch error {
         case .corrupt(let path, let offset, let reason):
             "\(path) is damaged at byte \(offset) (\(reason)); nothing was changed. To open the replica with "
-                + "what precedes the damage, copy \(directory) somewhere safe first, then rerun with --recovery "
-                + "salvage (it drops the damaged record and everything logged after it)"
+                + "what precedes the damage, rerun with --recovery salvage: it moves the damaged file and every "
+                + "later log segment aside in \(directory), deleting nothing"
         case .failedEarlier(let cause):
             "an earlier write failed (\(cause)), so this peer no longer saves changes; quit and start it again "
                 + "with the same --data directory"
