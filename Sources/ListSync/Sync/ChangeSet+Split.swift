@@ -10,11 +10,22 @@ extension ChangeSet {
     /// Send them in order: over an ordered link, the coverage of overwritten operations arrives last.
     /// - Parameter byteBudget: the largest encoding of a part, in bytes.
     /// - Returns: `[self]` when it fits; otherwise the parts, none empty, their updates in canonical order.
-    /// - Complexity: O(n log p) for an encoding of n bytes cut into p parts.
+    /// - Complexity: O(n) for an encoding of n bytes in the usual case, O(n log p) at worst for p parts.
     public func split(byteBudget: Int) -> [ChangeSet] {
         if encoded().count <= byteBudget { return [self] }
         var parts: [ChangeSet] = []
-        appendParts(of: updates.indices, byteBudget: byteBudget, to: &parts)
+        // Runs of updates whose keys and values alone fit the budget, then each cut until it fits.
+        var start = 0
+        var weight = 0
+        for offset in updates.indices {
+            let next = self.weight(of: offset)
+            if offset > start && weight + next > byteBudget {
+                appendParts(of: start..<offset, byteBudget: byteBudget, to: &parts)
+                (start, weight) = (offset, 0)
+            }
+            weight += next
+        }
+        appendParts(of: start..<updates.count, byteBudget: byteBudget, to: &parts)
         let rest = coverage.ranges(notIn: Self.coverage(carriedBy: updates[...]))
         guard !rest.isEmpty else { return parts }
         if let last = parts.last {
@@ -39,7 +50,7 @@ extension ChangeSet {
             coverage: Self.coverage(carriedBy: updates[range]), updates: Array(updates[range]),
             payloads: Array(payloads[range]))
         if range.count == 1 || part.encoded().count <= byteBudget { return parts.append(part) }
-        let weights = range.map { 16 + (updates[$0].position?.count ?? 0) + (payloads[$0]?.bytes.count ?? 0) }
+        let weights = range.map(weight(of:))
         let half = weights.reduce(0, +) / 2
         var cut = range.lowerBound + 1
         var sum = weights[0]
@@ -49,6 +60,11 @@ extension ChangeSet {
         }
         appendParts(of: range.lowerBound..<cut, byteBudget: byteBudget, to: &parts)
         appendParts(of: cut..<range.upperBound, byteBudget: byteBudget, to: &parts)
+    }
+
+    /// About the bytes update `offset` takes in an encoding: its key, its value and some overhead.
+    private func weight(of offset: Int) -> Int {
+        16 + (updates[offset].position?.count ?? 0) + (payloads[offset]?.bytes.count ?? 0)
     }
 
     /// Appends change sets of no updates covering `ranges`, halved until each fits.
