@@ -39,6 +39,7 @@ struct TCPRefusalTests {
         let bound = Self.maximumAttempts(in: .now - start, firstDelay: .milliseconds(400))
         #expect((1...bound).contains(attempts), "\(attempts) attempts, at most \(bound)")
         #expect(clientLog.lines.count { $0.contains("closed: error 16") } == 1, "\(clientLog.lines)")
+        #expect(attempts < 2 || serverLog.lines.count { $0.contains("closed: error 7") } == 1, "\(serverLog.lines)")
         let status = try #require(client.connections.first { $0.remote == endpoint })
         #expect(status.lastError?.code == 16)
         #expect(status.lastError.map { RetryPolicy($0) } == .refusedIdentity)

@@ -100,13 +100,26 @@ extension PeerLoop {
         }
         connection.socket.close()
         let endpoint = connection.dial.flatMap { dials[$0]?.connection == connection.id ? $0 : nil }
-        if !(endpoint.flatMap({ dials[$0]?.lastError }) == error && RetryPolicy(error) != .linkFailure) {
+        if !isRepeatedRefusal(error, of: connection, endpoint: endpoint) {
             log("\(connection.label) closed: error \(error.code) \(error)")
         }
         if let endpoint {
             dials[endpoint]?.connection = nil
             scheduleRetry(endpoint, after: error, wasLive: wasLive, now: now)
         }
+    }
+
+    /// Whether `error` refuses `connection` the way its last connection was refused: the same error on
+    /// the same dial `endpoint`, or for an accepted connection from the same host (then recorded).
+    private func isRepeatedRefusal(_ error: SyncError, of connection: TCPConnection, endpoint: Endpoint?) -> Bool {
+        guard RetryPolicy(error) != .linkFailure else { return false }
+        if let endpoint { return dials[endpoint]?.lastError == error }
+        guard connection.dial == nil else { return false }
+        let host = connection.remote.host
+        if refusedHosts[host] == error { return true }
+        if refusedHosts.count >= 64 { refusedHosts.removeAll() }
+        refusedHosts[host] = error
+        return false
     }
 
     /// Whether `connection` redials an endpoint whose last connection was refused (its progress is not

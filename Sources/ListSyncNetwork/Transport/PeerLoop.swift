@@ -48,6 +48,9 @@ final class PeerLoop<Replica: SyncReplica> {
     var connections: [ConnectionID: TCPConnection] = [:]
     /// Endpoints to keep connected to.
     var dials: [Endpoint: Dial] = [:]
+    /// The last refusal of an accepted connection from each host (at most 64 hosts) since a connection
+    /// from it last authenticated, so that a peer refused again the same way is not logged again.
+    var refusedHosts: [String: SyncError] = [:]
     /// The next connection number.
     var nextConnectionNumber = 1
     /// Jitter for reconnect delays.
@@ -145,6 +148,7 @@ final class PeerLoop<Replica: SyncReplica> {
     private func authenticated(_ connection: TCPConnection, peer: ReplicaID, now: ContinuousClock.Instant) {
         connection.peer = peer
         connection.lastFrameAt = now
+        if connection.dial == nil { refusedHosts[connection.remote.host] = nil }
         if !wasRefused(connection) { log("\(connection.label) authenticated") }
     }
 
