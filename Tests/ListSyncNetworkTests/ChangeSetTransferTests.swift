@@ -43,6 +43,21 @@ struct ChangeSetTransferTests {
         #expect(Self.frameLengths(pair).count > 12)
     }
 
+    /// A heartbeat and a live edit queued while a row is on its way in pieces wait for its last piece
+    /// (the receiver accepts nothing else in between).
+    @Test func nothingIsSentBetweenThePiecesOfARow() throws {
+        var pair = NodePair(initiatorSettings: Self.smallFrames(), responderSettings: Self.smallFrames())
+        try pair.exchange()
+        pair.initiator.edit { $0.append(String(repeating: "a", count: 20_000)) }
+        let firstPiece = pair.initiator.output(for: NodePair.initiatorConnection, limit: 1)
+        #expect(splitFrames(firstPiece).count == 1)
+        try pair.responder.receive(firstPiece, on: NodePair.responderConnection)
+        pair.initiator.queueHeartbeat(on: NodePair.initiatorConnection)
+        pair.initiator.edit { $0.append("small") }
+        try pair.exchange()
+        #expect(pair.responder.replica.map(\.value).map(\.count) == [20_000, 5])
+    }
+
     /// A change set put together beyond the receiver's bound closes the connection; nothing merged.
     @Test func aChangeSetBeyondTheReceiversBoundIsRefused() throws {
         var pair = NodePair(
