@@ -3,8 +3,9 @@ import Testing
 
 @testable import ListSyncNetwork
 
-/// States and rows larger than a frame sync over real TCP on the loopback interface.
-struct TCPLargeStateTests {
+/// States and rows larger than a frame sync over real TCP on the loopback interface. One at a time: each
+/// keeps a core busy for seconds in a debug build, and other suites' timeouts are short.
+@Suite(.serialized) struct TCPLargeStateTests {
     /// Syncs `rows` from a listening peer to a new peer that dials it; returns what the new peer holds
     /// and the log lines of connections that closed.
     static func syncToNewPeer(_ rows: [String]) async throws -> (rows: [String], closes: [String]) {

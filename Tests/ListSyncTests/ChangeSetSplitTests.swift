@@ -36,6 +36,7 @@ struct ChangeSetSplitTests {
             let whole = source.changes(since: since)
             let budget = 120 + Int(random.next() % 600)
             let parts = whole.split(byteBudget: budget)
+            #expect(whole.encodedSplit(byteBudget: budget) == parts.map { $0.encoded() })
             #expect(parts.allSatisfy { $0.encoded().count <= budget || $0.rowCount == 1 })
             #expect(whole.isEmpty || parts.allSatisfy { !$0.isEmpty })
             #expect(parts.reduce(0) { $0 + $1.rowCount } == whole.rowCount)

@@ -9,32 +9,49 @@ extension ChangeSet {
     /// last has claimed nothing it lacks. Merging all the parts gives the state that merging `self` gives.
     /// Send them in order: over an ordered link, the coverage of overwritten operations arrives last.
     /// - Parameter byteBudget: the largest encoding of a part, in bytes.
-    /// - Returns: `[self]` when it fits; otherwise the parts, none empty, their updates in canonical order.
+    /// - Returns: `[self]` when it fits (and its keys and values alone take at most twice the budget, so
+    ///   that a change set far too big is not encoded whole first); otherwise the parts, none empty, their
+    ///   updates in canonical order.
     /// - Complexity: O(n) for an encoding of n bytes in the usual case, O(n log p) at worst for p parts.
-    public func split(byteBudget: Int) -> [ChangeSet] {
-        if encoded().count <= byteBudget { return [self] }
-        var parts: [ChangeSet] = []
+    public func split(byteBudget: Int) -> [ChangeSet] { parts(byteBudget: byteBudget).map(\.changes) }
+
+    /// The encodings of the parts of ``split(byteBudget:)``, each encoded once (for a sender).
+    /// - Complexity: O(n) for an encoding of n bytes in the usual case, O(n log p) at worst for p parts.
+    public func encodedSplit(byteBudget: Int) -> [[UInt8]] { parts(byteBudget: byteBudget).map(\.bytes) }
+
+    /// A part and its encoding.
+    private typealias Part = (changes: ChangeSet, bytes: [UInt8])
+
+    /// The parts of ``split(byteBudget:)`` with their encodings.
+    private func parts(byteBudget: Int) -> [Part] {
+        let weights = updates.indices.map(weight(of:))
+        // Encoded whole only when it may fit: keys and values alone do not take twice the budget.
+        if weights.reduce(0, +) <= 2 * byteBudget {
+            let bytes = encoded()
+            if bytes.count <= byteBudget { return [(self, bytes)] }
+        }
+        var parts: [Part] = []
         // Runs of updates whose keys and values alone fit the budget, then each cut until it fits.
         var start = 0
         var weight = 0
         for offset in updates.indices {
-            let next = self.weight(of: offset)
-            if offset > start && weight + next > byteBudget {
+            if offset > start && weight + weights[offset] > byteBudget {
                 appendParts(of: start..<offset, byteBudget: byteBudget, to: &parts)
                 (start, weight) = (offset, 0)
             }
-            weight += next
+            weight += weights[offset]
         }
         appendParts(of: start..<updates.count, byteBudget: byteBudget, to: &parts)
         let rest = coverage.ranges(notIn: Self.coverage(carriedBy: updates[...]))
         guard !rest.isEmpty else { return parts }
-        if let last = parts.last {
+        if let last = parts.last?.changes {
             let lastRanges = last.coverage.entries.flatMap { entry in entry.counters.ranges.map { (entry.replica, $0) }
             }
             let widened = ChangeSet(
                 coverage: DotRanges(sorting: lastRanges + rest), updates: last.updates, payloads: last.payloads)
-            if widened.encoded().count <= byteBudget {
-                parts[parts.count - 1] = widened
+            let bytes = widened.encoded()
+            if bytes.count <= byteBudget {
+                parts[parts.count - 1] = (widened, bytes)
                 return parts
             }
         }
@@ -44,12 +61,13 @@ extension ChangeSet {
 
     /// Appends the parts of the updates in `range`: one part when it fits, else the parts of its two
     /// halves (cut where the bytes of keys and values are halved).
-    private func appendParts(of range: Range<Int>, byteBudget: Int, to parts: inout [ChangeSet]) {
+    private func appendParts(of range: Range<Int>, byteBudget: Int, to parts: inout [Part]) {
         guard !range.isEmpty else { return }
         let part = ChangeSet(
             coverage: Self.coverage(carriedBy: updates[range]), updates: Array(updates[range]),
             payloads: Array(payloads[range]))
-        if range.count == 1 || part.encoded().count <= byteBudget { return parts.append(part) }
+        let bytes = part.encoded()
+        if range.count == 1 || bytes.count <= byteBudget { return parts.append((part, bytes)) }
         let weights = range.map(weight(of:))
         let half = weights.reduce(0, +) / 2
         var cut = range.lowerBound + 1
@@ -69,10 +87,11 @@ extension ChangeSet {
 
     /// Appends change sets of no updates covering `ranges`, halved until each fits.
     private func appendCoverageParts(
-        _ ranges: ArraySlice<(ReplicaID, ClosedRange<UInt64>)>, byteBudget: Int, to parts: inout [ChangeSet]
+        _ ranges: ArraySlice<(ReplicaID, ClosedRange<UInt64>)>, byteBudget: Int, to parts: inout [Part]
     ) {
         let part = ChangeSet(coverage: DotRanges(sorting: Array(ranges)), updates: [], payloads: [])
-        if ranges.count == 1 || part.encoded().count <= byteBudget { return parts.append(part) }
+        let bytes = part.encoded()
+        if ranges.count == 1 || bytes.count <= byteBudget { return parts.append((part, bytes)) }
         let middle = ranges.startIndex + ranges.count / 2
         appendCoverageParts(ranges[..<middle], byteBudget: byteBudget, to: &parts)
         appendCoverageParts(ranges[middle...], byteBudget: byteBudget, to: &parts)

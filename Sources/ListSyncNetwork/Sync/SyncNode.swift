@@ -149,9 +149,7 @@ public final class SyncNode<Replica: SyncReplica> {
 
     /// `changes` encoded in parts that each fit one frame (a part of a single larger row travels in pieces).
     private func encodedParts(of changes: ChangeSet) -> [[UInt8]] {
-        let bytes = changes.encoded()
-        if bytes.count <= frameBudget { return [bytes] }
-        return changes.split(byteBudget: frameBudget).map { $0.encoded() }
+        changes.encodedSplit(byteBudget: frameBudget)
     }
 
     /// Applies one authenticated message from connection `id`.
