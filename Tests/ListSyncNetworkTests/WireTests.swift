@@ -65,7 +65,29 @@ struct WireTests {
         future[5] = UInt8(SyncProtocol.version + 1)
         var badMagic = hello
         badMagic[1] = 0x58
+        var replicaZero = hello
+        replicaZero.replaceSubrange(6..<14, with: Array(repeating: 0, count: 8))
+        let replicaOne: [UInt8] = [1, 0, 0, 0, 0, 0, 0, 0]
+        let limit = SyncProtocol.maximumCounter
         return [
+            Case(
+                name: "hello from replica 0", body: replicaZero,
+                expected: .malformedMessage(type: 1, offset: 6, reason: "replica ID 0 is reserved")),
+            Case(
+                name: "vector of replica 0", body: [0x10, 1] + Array(repeating: 0, count: 8) + [1, 0],
+                expected: .malformedMessage(type: 0x10, offset: 2, reason: "replica ID 0 is reserved")),
+            Case(
+                name: "vector counter above 2^62 - 1", body: [0x10, 1] + replicaOne + varint(limit + 1) + [0],
+                expected: .malformedMessage(type: 0x10, offset: 10, reason: "counter \(limit + 1) above 2^62 - 1")),
+            Case(
+                name: "vector counter 2^64 - 1", body: [0x12, 1] + replicaOne + varint(.max) + [0],
+                expected: .malformedMessage(type: 0x12, offset: 10, reason: "counter \(UInt64.max) above 2^62 - 1")),
+            Case(
+                name: "ack range beyond 2^62 - 1", body: [0x12, 1] + replicaOne + [1, 1] + varint(limit - 3) + [1],
+                expected: .malformedMessage(type: 0x12, offset: 12, reason: "a range beyond counter 2^62 - 1")),
+            Case(
+                name: "empty piece", body: [0x14],
+                expected: .malformedMessage(type: 0x14, offset: 1, reason: "an empty piece")),
             Case(
                 name: "unknown type", body: [0x7F],
                 expected: .unexpectedMessage(type: 0x7F, phase: "decoding (unknown type)")),
@@ -83,12 +105,35 @@ struct WireTests {
             Case(
                 name: "replicas out of order",
                 body: [0x10, 2, 2, 0, 0, 0, 0, 0, 0, 0, 1, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1, 0],
-                expected: .malformedMessage(type: 0x10, offset: 20, reason: "replicas out of order")),
+                expected: .malformedMessage(type: 0x10, offset: 12, reason: "replicas out of order")),
             Case(
                 name: "vector entry covering nothing", body: [0x10, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0],
                 expected: .malformedMessage(type: 0x10, offset: 12, reason: "an entry covering nothing")),
         ]
     }()
+
+    /// The unsigned LEB128 encoding of `value`.
+    static func varint(_ value: UInt64) -> [UInt8] {
+        var bytes: [UInt8] = []
+        var rest = value
+        while rest >= 0x80 {
+            bytes.append(UInt8(truncatingIfNeeded: rest) | 0x80)
+            rest >>= 7
+        }
+        return bytes + [UInt8(rest)]
+    }
+
+    /// The highest valid counter, in the contiguous part and in a range, decodes.
+    @Test func vectorAtTheCounterLimitDecodes() throws {
+        let limit = SyncProtocol.maximumCounter
+        let replicaOne: [UInt8] = [1, 0, 0, 0, 0, 0, 0, 0]
+        let body =
+            [0x12, 2] + replicaOne + Self.varint(limit) + [0] + [2, 0, 0, 0, 0, 0, 0, 0, 1, 1]
+            + Self.varint(limit - 4) + [1]
+        guard case .ack(let vector) = try SyncMessage(decoding: body[...]) else { throw SyncError.badMagic }
+        #expect(vector.ranges(of: ReplicaID(1)) == [1...limit])
+        #expect(vector.ranges(of: ReplicaID(2)) == [1...1, (limit - 1)...limit])
+    }
 
     @Test(arguments: malformed)
     func rejects(_ testCase: Case) {

@@ -91,6 +91,23 @@ import Testing
         #expect(try phone.finish() == 0)
     }
 
+    /// The refused peer's `peers` and `status` show why, and when it tries again (after a long backoff).
+    @Test func aRefusedPeerShowsItsLastErrorInPeersAndStatus() throws {
+        let phone = try peer("phone", ["--listen", "127.0.0.1:0"])
+        let port = try phone.listeningPort()
+        let wrong = directory.appendingPathComponent("wrong-secret")
+        try "another secret of enough bytes\n".write(to: wrong, atomically: true, encoding: .utf8)
+        let intruder = try peer("intruder", ["--connect", "127.0.0.1:\(port)"], secret: wrong)
+        try intruder.waitForError(containing: "authenticationFailed")
+        let peers = try intruder.ask("peers", replyStartingWith: "127.0.0.1:\(port) dialed, ")
+        #expect(peers.contains("next attempt in "), "peers: \(peers)")
+        #expect(peers.contains("last error 16: closedByPeer: code 7: authenticationFailed"), "peers: \(peers)")
+        let status = try intruder.ask("status", replyStartingWith: "  127.0.0.1:\(port): last error 16")
+        #expect(status.contains("authenticationFailed"))
+        #expect(try intruder.finish() == 0)
+        #expect(try phone.finish() == 0)
+    }
+
     @Test func aSecondPeerOnTheSameDataDirectoryFailsWithTheLockHolder() throws {
         let data = directory.appendingPathComponent("shared").path
         let first = try peer("first", ["--data", data])

@@ -146,7 +146,7 @@ struct SecureChannel {
                 ? (keys.initiatorToResponder, keys.responderToInitiator)
                 : (keys.responderToInitiator, keys.initiatorToResponder)
             phase = .established(sending: FrameCipher(key: outgoing), receiving: FrameCipher(key: incoming))
-            framing.maximumFrameByteCount = settings.maximumFrameByteCount
+            framing.maximumFrameByteCount = SyncProtocol.maximumFrameByteCount
             return .authenticated(peer)
         default:
             throw .unexpectedMessage(type: message.type.rawValue, phase: "in the handshake")

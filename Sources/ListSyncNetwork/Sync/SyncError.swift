@@ -36,6 +36,9 @@ public enum SyncError: Error, Hashable, Sendable, CustomStringConvertible {
     case socket(SocketError)
     /// This peer is shutting down or dropped the connection on purpose.
     case shuttingDown
+    /// A change set from the peer, put together from its pieces, grew past this side's limit
+    /// (``SyncSettings/maximumChangeSetByteCount``); nothing of it was applied.
+    case changeSetTooLarge(length: Int, limit: Int)
 
     /// The error code sent in CLOSE and written in log lines (Protocol.md section 2.8).
     public var code: UInt8 {
@@ -58,6 +61,7 @@ public enum SyncError: Error, Hashable, Sendable, CustomStringConvertible {
         case .closedByPeer: 16
         case .socket: 17
         case .shuttingDown: 18
+        case .changeSetTooLarge: 19
         }
     }
 
@@ -85,6 +89,8 @@ public enum SyncError: Error, Hashable, Sendable, CustomStringConvertible {
         case .closedByPeer(let code, let reason): "closedByPeer: code \(code): \(reason)"
         case .socket(let error): "socket: \(error)"
         case .shuttingDown: "shuttingDown"
+        case .changeSetTooLarge(let length, let limit):
+            "changeSetTooLarge: at least \(length) bytes, limit \(limit)"
         }
     }
 }

@@ -1,4 +1,5 @@
 import ListSync
+import ListSyncCrypto
 
 /// The transport-free sync core: one replica, any number of connections, bytes in and bytes out.
 ///
@@ -137,25 +138,46 @@ public final class SyncNode<Replica: SyncReplica> {
     public func publishLocalChanges() {
         guard let base = unpublishedSince else { return }
         unpublishedSince = nil
+        // A connection that becomes live later gets these edits in its catch-up.
+        guard sessions.values.contains(where: \.isLive) else { return }
         let changes = replica.changes(since: base)
-        if !changes.isEmpty { broadcast(changes.encoded(), except: nil) }
+        if !changes.isEmpty { broadcast(encodedParts(of: changes), except: nil) }
+    }
+
+    /// The most bytes of a change set that one frame this side sends carries (type byte and tag aside).
+    private var frameBudget: Int { settings.maximumFrameByteCount - 1 - ChaChaPoly.tagByteCount }
+
+    /// `changes` encoded in parts that each fit one frame (a part of a single larger row travels in pieces).
+    private func encodedParts(of changes: ChangeSet) -> [[UInt8]] {
+        changes.encodedSplit(byteBudget: frameBudget)
     }
 
     /// Applies one authenticated message from connection `id`.
     private func handle(_ message: SyncMessage, from session: SyncSession, id: ConnectionID) throws(SyncError) {
+        switch message {
+        case .piece, .changes: break
+        default:
+            guard !session.isReceivingPieces else {
+                throw .unexpectedMessage(type: message.type.rawValue, phase: "receiving a change set in pieces")
+            }
+        }
         switch message {
         case .vector(let vector):
             guard !session.isLive else { throw .unexpectedMessage(type: message.type.rawValue, phase: "live") }
             session.isLive = true
             session.peerVector = vector
             let missing = replica.changes(since: vector)
-            if !missing.isEmpty { enqueueChanges(missing.encoded(), on: session) }
+            if !missing.isEmpty { startCatchUp(missing, on: session) }
         case .ack(let vector):
             guard session.isLive else { throw .unexpectedMessage(type: message.type.rawValue, phase: "before VECTOR") }
             session.peerVector = session.peerVector.union(vector)
+        case .piece(let bytes):
+            guard session.isLive else { throw .unexpectedMessage(type: message.type.rawValue, phase: "before VECTOR") }
+            try session.receivePiece(bytes, limit: settings.maximumChangeSetByteCount)
         case .changes(let bytes):
             guard session.isLive else { throw .unexpectedMessage(type: message.type.rawValue, phase: "before VECTOR") }
-            try merge(bytes, from: session, id: id)
+            try merge(
+                session.completeChangeSet(bytes, limit: settings.maximumChangeSetByteCount), from: session, id: id)
         case .heartbeat:
             break
         case .hello, .auth, .close:
@@ -163,10 +185,10 @@ public final class SyncNode<Replica: SyncReplica> {
         }
     }
 
-    /// Merges a change set unless already seen, then relays it to the other live peers.
+    /// Merges a change set unless already seen, then relays it to the other live peers; an ACK is owed
+    /// only when it merged or was a duplicate (a rejected one closes the connection unacknowledged).
     private func merge(_ bytes: [UInt8], from session: SyncSession, id: ConnectionID) throws(SyncError) {
         statistics.changeSetsReceived += 1
-        session.ackPending = true
         let changes: ChangeSet
         do {
             changes = try ChangeSet(decoding: bytes)
@@ -175,6 +197,7 @@ public final class SyncNode<Replica: SyncReplica> {
         }
         guard !replica.hasSeen(changes) else {
             statistics.duplicateChangeSets += 1
+            session.ackPending = true
             return
         }
         do {
@@ -182,16 +205,23 @@ public final class SyncNode<Replica: SyncReplica> {
         } catch {
             throw .invalidChanges(reason: "\(error)")
         }
+        session.ackPending = true
         statistics.changeSetsApplied += 1
         statistics.operationsApplied += changes.operationCount
-        broadcast(bytes, except: id)
+        broadcast(bytes.count <= frameBudget ? [bytes] : encodedParts(of: changes), except: id)
     }
 
-    /// Queues an encoded change set for every live connection but `excluded`.
-    private func broadcast(_ bytes: [UInt8], except excluded: ConnectionID?) {
+    /// Queues encoded change sets for every live connection but `excluded`.
+    private func broadcast(_ parts: [[UInt8]], except excluded: ConnectionID?) {
         for (id, session) in sessions where id != excluded && session.isLive {
-            enqueueChanges(bytes, on: session)
+            for bytes in parts { enqueueChanges(bytes, on: session) }
         }
+    }
+
+    /// Replaces the catch-up of `session` with everything in `missing`, in parts that fit a frame.
+    private func startCatchUp(_ missing: ChangeSet, on session: SyncSession) {
+        session.catchUp = encodedParts(of: missing)
+        statistics.changeSetsSent += session.catchUp.count
     }
 
     /// Queues a change set, or, when the queue would exceed its limit, drops the queued ones for a resync.
@@ -207,15 +237,15 @@ public final class SyncNode<Replica: SyncReplica> {
         statistics.changeSetsSent += 1
     }
 
-    /// The next message for a session: queued ones, then a due resync, then a due ACK.
+    /// The next message for a session: queued ones and the catch-up, then a due resync, then a due ACK.
     private func nextMessage(for session: SyncSession) -> SyncMessage? {
-        if let message = session.dequeue() { return message }
+        if let message = session.nextMessage(budget: frameBudget) { return message }
         if session.isLive && session.needsResync {
             session.needsResync = false
             let missing = replica.changes(since: session.peerVector)
             if !missing.isEmpty {
-                statistics.changeSetsSent += 1
-                return .changes(missing.encoded())
+                startCatchUp(missing, on: session)
+                return session.nextMessage(budget: frameBudget)
             }
         }
         if session.ackPending {

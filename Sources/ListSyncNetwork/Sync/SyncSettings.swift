@@ -4,21 +4,31 @@ public struct SyncSettings: Sendable {
     public var document: [UInt8]
     /// The document's pre-shared secret, at least 16 bytes.
     public var secret: [UInt8]
-    /// The largest frame accepted or sent, in bytes (default 16 MiB).
+    /// The largest frame this side sends, in bytes: from 1 KiB to ``SyncProtocol/maximumFrameByteCount``,
+    /// which every peer accepts (default 1 MiB, so that a frame arrives well within the idle timeout on a
+    /// slow link). Change sets are cut to fit (a single row larger than a frame travels in pieces).
     public var maximumFrameByteCount: Int
+    /// The largest change set accepted from a peer, in bytes, once its pieces are put together (default
+    /// 256 MiB); a larger one closes that connection with ``SyncError/changeSetTooLarge(length:limit:)``.
+    public var maximumChangeSetByteCount: Int
     /// The most bytes of change sets queued for one connection; beyond, they are dropped for a resync.
     public var outboxByteLimit: Int
 
     /// Settings for `document` shared with `secret`.
     public init(
-        document: String, secret: [UInt8], maximumFrameByteCount: Int = 16 << 20, outboxByteLimit: Int = 4 << 20
+        document: String, secret: [UInt8], maximumFrameByteCount: Int = 1 << 20,
+        maximumChangeSetByteCount: Int = 256 << 20, outboxByteLimit: Int = 4 << 20
     ) {
         precondition(document.utf8.count <= Hello.maximumDocumentByteCount, "document IDs have at most 255 bytes")
         precondition(secret.count >= 16, "a secret has at least 16 bytes")
-        precondition(maximumFrameByteCount >= 1024, "frames of at least 1 KiB must be allowed")
+        precondition(
+            (1024...SyncProtocol.maximumFrameByteCount).contains(maximumFrameByteCount),
+            "frames are from 1 KiB to 16 MiB")
+        precondition(maximumChangeSetByteCount >= 1024, "change sets of at least 1 KiB must be accepted")
         self.document = Array(document.utf8)
         self.secret = secret
         self.maximumFrameByteCount = maximumFrameByteCount
+        self.maximumChangeSetByteCount = maximumChangeSetByteCount
         self.outboxByteLimit = outboxByteLimit
     }
 }

@@ -24,3 +24,8 @@ public struct Backoff: Sendable, Hashable {
     /// Records a success: the next failure waits `initial` again.
     public mutating func reset() { failures = 0 }
 }
+
+extension Duration {
+    /// The duration in whole milliseconds, for log lines.
+    var milliseconds: Int64 { components.seconds * 1000 + components.attoseconds / 1_000_000_000_000_000 }
+}

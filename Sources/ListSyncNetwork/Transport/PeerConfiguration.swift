@@ -22,6 +22,12 @@ public struct PeerConfiguration: Sendable {
     public var reconnectInitialDelay: Duration = .milliseconds(250)
     /// The largest reconnect delay.
     public var reconnectMaximumDelay: Duration = .seconds(30)
+    /// The first reconnect delay after the peer refused this peer's identity (wrong secret or document,
+    /// another protocol version): such a refusal does not go away by itself. Doubled per refusal with
+    /// jitter up to ``refusalMaximumDelay``.
+    public var refusalInitialDelay: Duration = .seconds(60)
+    /// The largest reconnect delay after refusals of this peer's identity.
+    public var refusalMaximumDelay: Duration = .seconds(600)
     /// Connections beyond this many are closed right after accept.
     public var maximumConnections = 256
     /// Receives one line per event (listening, connected, closed with its error code, reconnecting).

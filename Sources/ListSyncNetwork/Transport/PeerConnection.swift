@@ -7,6 +7,8 @@ public struct PeerConnection: Hashable, Sendable {
     public enum State: Hashable, Sendable {
         /// A dialed endpoint between attempts: the next one starts after this delay.
         case waiting(retryIn: Duration)
+        /// A dialed endpoint no longer dialed: it is this peer itself (``SyncError/selfConnection``).
+        case stopped
         /// A non-blocking connect is in progress.
         case connecting
         /// Connected; the handshake or the version-vector exchange has not completed.
@@ -23,13 +25,17 @@ public struct PeerConnection: Hashable, Sendable {
     public var replica: ReplicaID?
     /// How far the connection has come.
     public var state: State
+    /// For a dialed endpoint: why its last connection closed, until one is live again (a refusal such
+    /// as ``SyncError/authenticationFailed``, or the peer's ``SyncError/closedByPeer(code:reason:)``).
+    public var lastError: SyncError?
 
     /// A connection to `remote` in `state`.
-    public init(remote: Endpoint, isDialed: Bool, replica: ReplicaID?, state: State) {
+    public init(remote: Endpoint, isDialed: Bool, replica: ReplicaID?, state: State, lastError: SyncError? = nil) {
         self.remote = remote
         self.isDialed = isDialed
         self.replica = replica
         self.state = state
+        self.lastError = lastError
     }
 }
 
@@ -41,14 +47,17 @@ extension PeerLoop {
             guard let connection = connections[id] else { return nil }
             let state: PeerConnection.State =
                 connection.isConnecting ? .connecting : node.isLive(id) ? .live : .handshaking
+            let lastError = state == .live ? nil : connection.dial.flatMap { dials[$0]?.lastError }
             return PeerConnection(
-                remote: connection.remote, isDialed: connection.dial != nil, replica: connection.peer, state: state)
+                remote: connection.remote, isDialed: connection.dial != nil, replica: connection.peer, state: state,
+                lastError: lastError)
         }
         let waiting = dials.filter { $0.value.connection == nil }.sorted { $0.key.description < $1.key.description }
             .map { endpoint, dial in
                 PeerConnection(
                     remote: endpoint, isDialed: true, replica: nil,
-                    state: .waiting(retryIn: max(.zero, dial.nextAttempt - now)))
+                    state: dial.nextAttempt.map { .waiting(retryIn: max(.zero, $0 - now)) } ?? .stopped,
+                    lastError: dial.lastError)
             }
         return open + waiting
     }

@@ -21,12 +21,16 @@ final class PeerLoop<Replica: SyncReplica> {
 
     /// A remote endpoint this peer keeps connected to.
     struct Dial {
-        /// Delays between attempts.
+        /// Delays between attempts after link failures and refused data.
         var backoff: Backoff
-        /// The next attempt, when not connected.
-        var nextAttempt: ContinuousClock.Instant
+        /// Delays between attempts after the peer refused this peer's identity (secret, document, version).
+        var refusalBackoff: Backoff
+        /// The next attempt, when not connected; nil once dialing stopped (the endpoint is this peer).
+        var nextAttempt: ContinuousClock.Instant?
         /// The connection, while one is open.
         var connection: ConnectionID?
+        /// Why the last connection closed, until one is live again.
+        var lastError: SyncError?
     }
 
     /// Bytes pulled from the node per connection before writing, and read per `read` call.
@@ -44,6 +48,9 @@ final class PeerLoop<Replica: SyncReplica> {
     var connections: [ConnectionID: TCPConnection] = [:]
     /// Endpoints to keep connected to.
     var dials: [Endpoint: Dial] = [:]
+    /// The last refusal of an accepted connection from each host (at most 64 hosts) since a connection
+    /// from it last authenticated, so that a peer refused again the same way is not logged again.
+    var refusedHosts: [String: SyncError] = [:]
     /// The next connection number.
     var nextConnectionNumber = 1
     /// Jitter for reconnect delays.
@@ -141,8 +148,8 @@ final class PeerLoop<Replica: SyncReplica> {
     private func authenticated(_ connection: TCPConnection, peer: ReplicaID, now: ContinuousClock.Instant) {
         connection.peer = peer
         connection.lastFrameAt = now
-        if let dial = connection.dial { dials[dial]?.backoff.reset() }
-        log("\(connection.label) authenticated")
+        if connection.dial == nil { refusedHosts[connection.remote.host] = nil }
+        if !wasRefused(connection) { log("\(connection.label) authenticated") }
     }
 
     /// Moves the node's output for connection `id` to its socket, and queues a heartbeat when quiet.

@@ -61,9 +61,13 @@ public final class SyncPeer<Replica: SyncReplica>: Sendable {
     public func connect(to endpoint: Endpoint) {
         loop.withLock { loop in
             guard loop.dials[endpoint] == nil, !loop.isStopping else { return }
-            let backoff = Backoff(
-                initial: loop.configuration.reconnectInitialDelay, maximum: loop.configuration.reconnectMaximumDelay)
-            loop.dials[endpoint] = PeerLoop.Dial(backoff: backoff, nextAttempt: .now, connection: nil)
+            let configuration = loop.configuration
+            loop.dials[endpoint] = PeerLoop.Dial(
+                backoff: Backoff(
+                    initial: configuration.reconnectInitialDelay, maximum: configuration.reconnectMaximumDelay),
+                refusalBackoff: Backoff(
+                    initial: configuration.refusalInitialDelay, maximum: configuration.refusalMaximumDelay),
+                nextAttempt: .now, connection: nil)
             loop.wake()
         }
     }

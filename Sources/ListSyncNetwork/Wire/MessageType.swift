@@ -14,4 +14,6 @@ enum MessageType: UInt8, Sendable {
     case ack = 0x12
     /// Encrypted: keeps an idle connection alive.
     case heartbeat = 0x13
+    /// Encrypted: the next bytes of a change set too big for one frame; a CHANGES ends it.
+    case piece = 0x14
 }

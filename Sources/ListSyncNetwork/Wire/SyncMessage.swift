@@ -16,6 +16,9 @@ enum SyncMessage: Hashable, Sendable {
     case ack(VersionVector)
     /// Keeps an idle connection alive.
     case heartbeat
+    /// The next bytes of a change set too big for one frame: the PIECEs and the CHANGES after them,
+    /// concatenated, are the change set.
+    case piece([UInt8])
 
     /// The longest CLOSE reason, in bytes.
     static let maximumReasonByteCount = 255
@@ -30,6 +33,7 @@ enum SyncMessage: Hashable, Sendable {
         case .changes: .changes
         case .ack: .ack
         case .heartbeat: .heartbeat
+        case .piece: .piece
         }
     }
 
@@ -51,7 +55,7 @@ enum SyncMessage: Hashable, Sendable {
             writer.writeLengthPrefixed(Array(reason.utf8.prefix(Self.maximumReasonByteCount)))
         case .vector(let vector), .ack(let vector):
             vector.write(to: &writer)
-        case .changes(let bytes):
+        case .changes(let bytes), .piece(let bytes):
             writer.write(contentsOf: bytes)
         case .heartbeat:
             break
@@ -71,7 +75,9 @@ enum SyncMessage: Hashable, Sendable {
             guard Array(try reader.read(count: Hello.magic.count)) == Hello.magic else { throw .badMagic }
             let version = try reader.readVarint()
             guard version == SyncProtocol.version else { throw .unsupportedVersion(version) }
+            let replicaOffset = reader.offset
             let replica = ReplicaID(try reader.readUInt64())
+            guard replica.rawValue != 0 else { throw reader.malformed("replica ID 0 is reserved", at: replicaOffset) }
             let nonce = Array(try reader.read(count: Hello.nonceByteCount))
             let document = try reader.readLengthPrefixed(limit: Hello.maximumDocumentByteCount)
             self = .hello(Hello(version: version, replica: replica, nonce: nonce, document: document))
@@ -88,6 +94,10 @@ enum SyncMessage: Hashable, Sendable {
             self = .ack(try VersionVector(reading: &reader))
         case .changes:
             self = .changes(Array(reader.remaining))
+            return
+        case .piece:
+            guard !reader.remaining.isEmpty else { throw reader.malformed("an empty piece") }
+            self = .piece(Array(reader.remaining))
             return
         case .heartbeat:
             self = .heartbeat

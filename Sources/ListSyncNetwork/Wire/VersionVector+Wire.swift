@@ -23,7 +23,8 @@ extension VersionVector {
         }
     }
 
-    /// Reads what ``write(to:)`` writes; replicas must be strictly increasing, each covering something.
+    /// Reads what ``write(to:)`` writes; replicas must be strictly increasing and not 0, each covering
+    /// something, every counter in 1 ... ``SyncProtocol/maximumCounter``.
     init(reading reader: inout WireReader) throws(SyncError) {
         let count = try reader.readVarint()
         guard count <= UInt64(reader.remaining.count / 10) else {
@@ -32,10 +33,18 @@ extension VersionVector {
         self.init()
         var previous: ReplicaID?
         for _ in 0..<count {
+            let replicaOffset = reader.offset
             let replica = ReplicaID(try reader.readUInt64())
-            guard previous.map({ $0 < replica }) ?? true else { throw reader.malformed("replicas out of order") }
+            guard replica.rawValue != 0 else { throw reader.malformed("replica ID 0 is reserved", at: replicaOffset) }
+            guard previous.map({ $0 < replica }) ?? true else {
+                throw reader.malformed("replicas out of order", at: replicaOffset)
+            }
             previous = replica
+            let counterOffset = reader.offset
             let counter = try reader.readVarint()
+            guard counter <= SyncProtocol.maximumCounter else {
+                throw reader.malformed("counter \(counter) above 2^62 - 1", at: counterOffset)
+            }
             let rangeCount = try reader.readVarint()
             guard counter > 0 || rangeCount > 0 else { throw reader.malformed("an entry covering nothing") }
             guard rangeCount <= UInt64(reader.remaining.count / 2) else {
@@ -44,11 +53,12 @@ extension VersionVector {
             if counter > 0 { insert(1...counter, of: replica) }
             var previousUpper = counter
             for _ in 0..<rangeCount {
+                let rangeOffset = reader.offset
                 let (start, overflowSkip) = previousUpper.addingReportingOverflow(try reader.readVarint())
                 let (lower, overflowGap) = start.addingReportingOverflow(2)
                 let (upper, overflowLength) = lower.addingReportingOverflow(try reader.readVarint())
-                guard !overflowSkip && !overflowGap && !overflowLength else {
-                    throw reader.malformed("counter overflow")
+                guard !overflowSkip && !overflowGap && !overflowLength && upper <= SyncProtocol.maximumCounter else {
+                    throw reader.malformed("a range beyond counter 2^62 - 1", at: rangeOffset)
                 }
                 insert(lower...upper, of: replica)
                 previousUpper = upper

@@ -15,7 +15,12 @@ struct WireReader {
     }
 
     /// The error for a malformed field at the current offset.
-    func malformed(_ reason: String) -> SyncError { .malformedMessage(type: type, offset: offset, reason: reason) }
+    func malformed(_ reason: String) -> SyncError { malformed(reason, at: offset) }
+
+    /// The error for a malformed field that starts at `offset`.
+    func malformed(_ reason: String, at offset: Int) -> SyncError {
+        .malformedMessage(type: type, offset: offset, reason: reason)
+    }
 
     /// The bytes not read yet.
     var remaining: ArraySlice<UInt8> { bytes.dropFirst(offset - 1) }

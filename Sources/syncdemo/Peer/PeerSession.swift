@@ -161,9 +161,11 @@ final class PeerSession: Sendable {
                 case .handshaking: "handshaking"
                 case .connecting: "connecting"
                 case .waiting(let delay): "not connected, next attempt in \(delay.secondsText)"
+                case .stopped: "not dialed any more (it is this peer)"
                 }
             let replica = connection.replica.map { ", replica \($0)" } ?? ""
-            return "\(connection.remote) \(connection.isDialed ? "dialed" : "accepted"), \(state)\(replica)"
+            let failure = connection.lastError.map { "; last error \($0.code): \($0)" } ?? ""
+            return "\(connection.remote) \(connection.isDialed ? "dialed" : "accepted"), \(state)\(replica)\(failure)"
         }
     }
 
@@ -187,6 +189,9 @@ final class PeerSession: Sendable {
                 + "(\(statistics.changeSetsApplied) applied, \(statistics.duplicateChangeSets) already seen)",
             "peers: \(live) live of \(peer.connections.count)",
         ]
+            + peer.connections.compactMap { connection in
+                connection.lastError.map { "  \(connection.remote): last error \($0.code) \($0)" }
+            }
     }
 
     /// The endpoint argument of `connect` or `disconnect`.

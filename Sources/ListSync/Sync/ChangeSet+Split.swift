@@ -1,0 +1,130 @@
+/// Cutting a change set into parts that each fit a byte budget, for transports with a message size limit.
+extension ChangeSet {
+    /// The change set cut into parts whose encodings (``encoded()``) each take at most `byteBudget` bytes,
+    /// except a part of a single row update that is larger on its own.
+    ///
+    /// Every part can be merged on its own, in any order and any number of times: each accounts for the
+    /// operations its updates carry, and the last part also for the rest of the coverage (operations
+    /// whose effect was overwritten, carried by no update), so a receiver that got every part but the
+    /// last has claimed nothing it lacks. Merging all the parts gives the state that merging `self` gives.
+    /// Send them in order: over an ordered link, the coverage of overwritten operations arrives last.
+    /// - Parameter byteBudget: the largest encoding of a part, in bytes.
+    /// - Returns: `[self]` when it fits (and its keys and values alone take at most twice the budget, so
+    ///   that a change set far too big is not encoded whole first); otherwise the parts, none empty, their
+    ///   updates in canonical order.
+    /// - Complexity: O(n) for an encoding of n bytes in the usual case, O(n log p) at worst for p parts.
+    public func split(byteBudget: Int) -> [ChangeSet] { parts(byteBudget: byteBudget).map(\.changes) }
+
+    /// The encodings of the parts of ``split(byteBudget:)``, each encoded once (for a sender).
+    /// - Complexity: O(n) for an encoding of n bytes in the usual case, O(n log p) at worst for p parts.
+    public func encodedSplit(byteBudget: Int) -> [[UInt8]] { parts(byteBudget: byteBudget).map(\.bytes) }
+
+    /// A part and its encoding.
+    private typealias Part = (changes: ChangeSet, bytes: [UInt8])
+
+    /// The parts of ``split(byteBudget:)`` with their encodings.
+    private func parts(byteBudget: Int) -> [Part] {
+        let weights = updates.indices.map(weight(of:))
+        // Encoded whole only when it may fit: keys and values alone do not take twice the budget.
+        if weights.reduce(0, +) <= 2 * byteBudget {
+            let bytes = encoded()
+            if bytes.count <= byteBudget { return [(self, bytes)] }
+        }
+        var parts: [Part] = []
+        // Runs of updates whose keys and values alone fit the budget, then each cut until it fits.
+        var start = 0
+        var weight = 0
+        for offset in updates.indices {
+            if offset > start && weight + weights[offset] > byteBudget {
+                appendParts(of: start..<offset, byteBudget: byteBudget, to: &parts)
+                (start, weight) = (offset, 0)
+            }
+            weight += weights[offset]
+        }
+        appendParts(of: start..<updates.count, byteBudget: byteBudget, to: &parts)
+        let rest = coverage.ranges(notIn: Self.coverage(carriedBy: updates[...]))
+        guard !rest.isEmpty else { return parts }
+        if let last = parts.last?.changes {
+            let lastRanges = last.coverage.entries.flatMap { entry in entry.counters.ranges.map { (entry.replica, $0) }
+            }
+            let widened = ChangeSet(
+                coverage: DotRanges(sorting: lastRanges + rest), updates: last.updates, payloads: last.payloads)
+            let bytes = widened.encoded()
+            if bytes.count <= byteBudget {
+                parts[parts.count - 1] = (widened, bytes)
+                return parts
+            }
+        }
+        appendCoverageParts(rest[...], byteBudget: byteBudget, to: &parts)
+        return parts
+    }
+
+    /// Appends the parts of the updates in `range`: one part when it fits, else the parts of its two
+    /// halves (cut where the bytes of keys and values are halved).
+    private func appendParts(of range: Range<Int>, byteBudget: Int, to parts: inout [Part]) {
+        guard !range.isEmpty else { return }
+        let part = ChangeSet(
+            coverage: Self.coverage(carriedBy: updates[range]), updates: Array(updates[range]),
+            payloads: Array(payloads[range]))
+        let bytes = part.encoded()
+        if range.count == 1 || bytes.count <= byteBudget { return parts.append((part, bytes)) }
+        let weights = range.map(weight(of:))
+        let half = weights.reduce(0, +) / 2
+        var cut = range.lowerBound + 1
+        var sum = weights[0]
+        while cut < range.upperBound - 1 && sum + weights[cut - range.lowerBound] <= half {
+            sum += weights[cut - range.lowerBound]
+            cut += 1
+        }
+        appendParts(of: range.lowerBound..<cut, byteBudget: byteBudget, to: &parts)
+        appendParts(of: cut..<range.upperBound, byteBudget: byteBudget, to: &parts)
+    }
+
+    /// About the bytes update `offset` takes in an encoding: its key, its value and some overhead.
+    private func weight(of offset: Int) -> Int {
+        16 + (updates[offset].position?.count ?? 0) + (payloads[offset]?.bytes.count ?? 0)
+    }
+
+    /// Appends change sets of no updates covering `ranges`, halved until each fits.
+    private func appendCoverageParts(
+        _ ranges: ArraySlice<(ReplicaID, ClosedRange<UInt64>)>, byteBudget: Int, to parts: inout [Part]
+    ) {
+        let part = ChangeSet(coverage: DotRanges(sorting: Array(ranges)), updates: [], payloads: [])
+        let bytes = part.encoded()
+        if ranges.count == 1 || bytes.count <= byteBudget { return parts.append((part, bytes)) }
+        let middle = ranges.startIndex + ranges.count / 2
+        appendCoverageParts(ranges[..<middle], byteBudget: byteBudget, to: &parts)
+        appendCoverageParts(ranges[middle...], byteBudget: byteBudget, to: &parts)
+    }
+
+    /// The operations whose stamps `updates` carry (position, value and deletion).
+    /// - Complexity: O(k log k) for k updates.
+    private static func coverage(carriedBy updates: ArraySlice<RowUpdate>) -> DotRanges {
+        var dots: [Dot] = []
+        dots.reserveCapacity(updates.count)
+        for update in updates {
+            _ = update.firstStamp { stamp in
+                dots.append(stamp.dot)
+                return false
+            }
+        }
+        return DotRanges(sorting: dots.map { ($0.replica, $0.counter...$0.counter) })
+    }
+}
+
+extension DotRanges {
+    /// Exactly the operations of `ranges`, which may come in any order and overlap.
+    /// - Complexity: O(r log r) for r ranges.
+    fileprivate init(sorting ranges: [(ReplicaID, ClosedRange<UInt64>)]) {
+        self.init()
+        for (replica, counters) in ranges.sorted(by: { ($0.0, $0.1.lowerBound) < ($1.0, $1.1.lowerBound) }) {
+            insert(counters, of: replica)
+        }
+    }
+
+    /// The ranges covered here and not in `other`, by replica then counter.
+    /// - Complexity: O(r + s) for r and s ranges.
+    fileprivate func ranges(notIn other: DotRanges) -> [(ReplicaID, ClosedRange<UInt64>)] {
+        entries.flatMap { entry in entry.counters.ranges(notIn: other[entry.replica]).map { (entry.replica, $0) } }
+    }
+}
