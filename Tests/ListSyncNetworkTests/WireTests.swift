@@ -68,7 +68,7 @@ struct WireTests {
         var replicaZero = hello
         replicaZero.replaceSubrange(6..<14, with: Array(repeating: 0, count: 8))
         let replicaOne: [UInt8] = [1, 0, 0, 0, 0, 0, 0, 0]
-        let limit = SyncProtocol.maximumCounter
+        let limit = Dot.maximumCounter
         return [
             Case(
                 name: "hello from replica 0", body: replicaZero,
@@ -125,7 +125,7 @@ struct WireTests {
 
     /// The highest valid counter, in the contiguous part and in a range, decodes.
     @Test func vectorAtTheCounterLimitDecodes() throws {
-        let limit = SyncProtocol.maximumCounter
+        let limit = Dot.maximumCounter
         let replicaOne: [UInt8] = [1, 0, 0, 0, 0, 0, 0, 0]
         let body =
             [0x12, 2] + replicaOne + Self.varint(limit) + [0] + [2, 0, 0, 0, 0, 0, 0, 0, 1, 1]

@@ -207,7 +207,9 @@ public final class SyncNode<Replica: SyncReplica> {
         }
         session.ackPending = true
         statistics.changeSetsApplied += 1
-        statistics.operationsApplied += changes.operationCount
+        // Counts from a peer may be as large as 2^64 - 1: saturate rather than overflow.
+        let (total, overflow) = statistics.operationsApplied.addingReportingOverflow(changes.operationCount)
+        statistics.operationsApplied = overflow ? .max : total
         broadcast(bytes.count <= frameBudget ? [bytes] : encodedParts(of: changes), except: id)
     }
 

@@ -7,7 +7,4 @@ public enum SyncProtocol {
     public static let maximumHandshakeFrameByteCount = 1024
     /// The largest frame every peer accepts after authentication (16 MiB); a peer sends no larger one.
     public static let maximumFrameByteCount = 16 << 20
-    /// The largest counter or Lamport time (2^62 - 1): far enough below 2^64 that no local operation
-    /// can overflow. Counter 0 means "none".
-    static let maximumCounter: UInt64 = (1 << 62) - 1
 }

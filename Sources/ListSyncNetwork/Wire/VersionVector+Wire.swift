@@ -24,7 +24,7 @@ extension VersionVector {
     }
 
     /// Reads what ``write(to:)`` writes; replicas must be strictly increasing and not 0, each covering
-    /// something, every counter in 1 ... ``SyncProtocol/maximumCounter``.
+    /// something, every counter in 1 ... `Dot.maximumCounter`.
     init(reading reader: inout WireReader) throws(SyncError) {
         let count = try reader.readVarint()
         guard count <= UInt64(reader.remaining.count / 10) else {
@@ -42,7 +42,7 @@ extension VersionVector {
             previous = replica
             let counterOffset = reader.offset
             let counter = try reader.readVarint()
-            guard counter <= SyncProtocol.maximumCounter else {
+            guard counter <= Dot.maximumCounter else {
                 throw reader.malformed("counter \(counter) above 2^62 - 1", at: counterOffset)
             }
             let rangeCount = try reader.readVarint()
@@ -57,7 +57,7 @@ extension VersionVector {
                 let (start, overflowSkip) = previousUpper.addingReportingOverflow(try reader.readVarint())
                 let (lower, overflowGap) = start.addingReportingOverflow(2)
                 let (upper, overflowLength) = lower.addingReportingOverflow(try reader.readVarint())
-                guard !overflowSkip && !overflowGap && !overflowLength && upper <= SyncProtocol.maximumCounter else {
+                guard !overflowSkip && !overflowGap && !overflowLength && upper <= Dot.maximumCounter else {
                     throw reader.malformed("a range beyond counter 2^62 - 1", at: rangeOffset)
                 }
                 insert(lower...upper, of: replica)
