@@ -73,9 +73,16 @@ enum StoreBenchmark {
         let large = settings.directory + "/large"
         let snapshotBytes = try buildLargeReplica(at: large, settings: settings)
         let (largeTimes, rowCount) = try openTimes(of: large)
+        // The same 100,000 moves with the default compaction threshold, and with none (all in the log).
         let moveHeavy = settings.directory + "/move-heavy"
-        let moveHeavyLogBytes = try buildMoveHeavyReplica(at: moveHeavy, rows: moveHeavyRows, records: moveHeavyRows)
+        let moveHeavyLogBytes = try buildMoveHeavyReplica(
+            at: moveHeavy, rows: moveHeavyRows, records: moveHeavyRows, compactionThreshold: nil)
         let (moveHeavyTimes, _) = try openTimes(of: moveHeavy)
+        let compacting = settings.directory + "/move-heavy-compacting"
+        let compactingLogBytes = try buildMoveHeavyReplica(
+            at: compacting, rows: moveHeavyRows, records: moveHeavyRows,
+            compactionThreshold: StoreOptions.defaultCompactionThreshold)
+        let (compactingTimes, _) = try openTimes(of: compacting)
         let fields = [
             "\"bench\":\"store\"",
             "\"commits_per_s_always\":\(format(always))",
@@ -87,6 +94,8 @@ enum StoreBenchmark {
             "\"move_heavy_rows\":\(moveHeavyRows)",
             "\"move_heavy_records\":\(moveHeavyRows)",
             "\"move_heavy_log_bytes\":\(moveHeavyLogBytes)",
+            "\"open_ms_move_heavy_default_compaction\":\(format(compactingTimes[1]))",
+            "\"move_heavy_default_compaction_log_bytes\":\(compactingLogBytes)",
             "\"snapshot_bytes_per_row\":\(format(Double(snapshotBytes) / Double(settings.rows)))",
             "\"rows\":\(settings.rows)",
             "\"visible_rows\":\(rowCount)",
@@ -113,11 +122,15 @@ enum StoreBenchmark {
         return (times.sorted(), rowCount)
     }
 
-    /// Builds a replica of `rows` rows in its snapshot and `records` log records, each a local move of
-    /// a random row (the start-up case of issue 19: a long log of moves); returns the log's size in bytes.
-    private static func buildMoveHeavyReplica(at path: String, rows: Int, records: Int) throws -> Int {
+    /// Builds a replica of `rows` rows in a snapshot, then `records` local moves of random rows (a long
+    /// run of moves), compacting at `compactionThreshold` (nil: never, so every move is a log record);
+    /// returns the log's size in bytes.
+    private static func buildMoveHeavyReplica(
+        at path: String, rows: Int, records: Int, compactionThreshold: Int?
+    ) throws -> Int {
         let store = try DurableReplica<String>(
-            directory: path, options: StoreOptions(commitPolicy: .batched(.milliseconds(5))))
+            directory: path,
+            options: StoreOptions(commitPolicy: .batched(.milliseconds(5)), compactionThreshold: compactionThreshold))
         try store.update { $0.append(contentsOf: (0..<rows).map { "row \($0)" }) }
         try store.compact()
         var generator = SplitMix64(seed: 2)
@@ -153,7 +166,7 @@ enum StoreBenchmark {
     /// merged from a peer), closes it, and returns the snapshot file's size.
     private static func buildLargeReplica(at path: String, settings: Settings) throws -> Int {
         let store = try DurableReplica<String>(
-            directory: path, options: StoreOptions(commitPolicy: .batched(.milliseconds(5))))
+            directory: path, options: StoreOptions(commitPolicy: .batched(.milliseconds(5)), compactionThreshold: nil))
         try store.update { $0.append(contentsOf: (0..<settings.rows).map { "row \($0)" }) }
         try store.compact()
         let snapshotBytes = try FileManager.default.attributesOfItem(atPath: path + "/snapshot")[.size] as? Int ?? 0

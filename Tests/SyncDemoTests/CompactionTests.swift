@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// `syncdemo peer --data` compacts its store: on a clean quit, and whenever the log reaches
-/// `--compact-at` (4 MiB by default), so opening never replays a long log.
+/// `--compact-at` (1 MiB by default, the store's default), so opening never replays a long log.
 @Suite struct CompactionTests {
     /// Owns the directory.
     let scratch = PeerTests.Scratch()
@@ -65,19 +65,19 @@ import Testing
         #expect(try reopened.finish() == 0)
     }
 
-    @Test func byDefaultTheLogIsCompactedAt4MiB() throws {
+    @Test func byDefaultTheLogIsCompactedAt1MiB() throws {
         let writer = try peer()
-        let text = String(repeating: "m", count: 900_000)
+        let text = String(repeating: "m", count: 300_000)
         for index in 0..<6 { _ = try writer.ask("add \(index)\(text)", replyStartingWith: "ok: 1 inserted") }
         writer.kill()  // no clean quit: only the threshold compacted
         let (segments, snapshot) = try files()
-        #expect(snapshot, "a snapshot was written when the log reached 4 MiB")
-        #expect(segments.allSatisfy { $0 < 4 << 20 }, "\(segments)")
+        #expect(snapshot, "a snapshot was written when the log reached 1 MiB")
+        #expect(segments.allSatisfy { $0 < 1 << 20 }, "\(segments)")
     }
 
     @Test func helpNamesTheThresholdAndItsDefault() throws {
         let help = try SyncDemoProcess.run(["peer", "--help"])
         #expect(help.output.contains("--compact-at <size>"))
-        #expect(help.output.contains("default 4MiB"))
+        #expect(help.output.contains("default 1MiB"))
     }
 }

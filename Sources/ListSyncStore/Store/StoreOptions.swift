@@ -28,8 +28,12 @@ public struct StoreOptions: Sendable {
     /// How many operation counters one fsynced reservation covers.
     public var counterReservationBlock: UInt64
     /// Compact automatically after a change that leaves the current log segment at or above this many
-    /// bytes (nil, the default: only on ``DurableReplica/compact()``).
+    /// bytes (``defaultCompactionThreshold`` unless set; nil: only on ``DurableReplica/compact()``).
     public var compactionThreshold: Int?
+
+    /// The default ``compactionThreshold``, 1 MiB: opening replays at most about that much log (some
+    /// 14,000 one-row edits, under 100 ms in release), and each compaction writes one snapshot.
+    public static let defaultCompactionThreshold = 1 << 20
     /// The identity of a replica created by this open (random when nil); ignored for an existing one.
     public var newReplicaID: ReplicaID?
     /// Receives one line for each notable recovery event (a torn tail truncated, damage salvaged).
@@ -40,7 +44,7 @@ public struct StoreOptions: Sendable {
     /// Options with the given values; every parameter has a sensible default.
     public init(
         commitPolicy: CommitPolicy = .always, recovery: RecoveryMode = .strict,
-        counterReservationBlock: UInt64 = 4096, compactionThreshold: Int? = nil, newReplicaID: ReplicaID? = nil,
+        counterReservationBlock: UInt64 = 4096, compactionThreshold: Int? = defaultCompactionThreshold, newReplicaID: ReplicaID? = nil,
         log: (@Sendable (String) -> Void)? = nil
     ) {
         precondition(counterReservationBlock > 0, "the counter reservation block must not be empty")

@@ -4,8 +4,6 @@ import ListSyncStore
 /// The `--data` directory of `syncdemo peer`: how it is opened (`--recovery`, `--compact-at`), what
 /// opening found, and the store's errors worded with this command's options.
 enum DataDirectory {
-    /// The log size at which the store compacts unless `--compact-at` says otherwise.
-    static let defaultCompactionThreshold = 4 << 20
     /// The sizes `--compact-at` accepts.
     static let compactionThresholds = (64 << 10)...(1 << 30)
 
@@ -27,7 +25,7 @@ enum DataDirectory {
         Option(
             name: "compact-at", valueName: "size",
             help: "Compact --data (a snapshot replaces the log) once the log holds this much, 64KiB\n"
-                + "to 1GiB (default \(ByteSize.format(defaultCompactionThreshold))); a clean quit always compacts."),
+                + "to 1GiB (default \(ByteSize.format(StoreOptions.defaultCompactionThreshold))); a clean quit always compacts."),
     ]
 
     /// The settings `arguments` give.
@@ -40,7 +38,7 @@ enum DataDirectory {
         case let text?: throw arguments.error("option '--recovery' expects strict or salvage, got \(text.quoted)")
         }
         let threshold = try arguments.size(
-            "compact-at", default: defaultCompactionThreshold, in: compactionThresholds)
+            "compact-at", default: StoreOptions.defaultCompactionThreshold, in: compactionThresholds)
         return Settings(recovery: recovery, compactionThreshold: threshold)
     }
 
