@@ -44,7 +44,8 @@ public struct StoreOptions: Sendable {
     /// Options with the given values; every parameter has a sensible default.
     public init(
         commitPolicy: CommitPolicy = .always, recovery: RecoveryMode = .strict,
-        counterReservationBlock: UInt64 = 4096, compactionThreshold: Int? = defaultCompactionThreshold, newReplicaID: ReplicaID? = nil,
+        counterReservationBlock: UInt64 = 4096, compactionThreshold: Int? = defaultCompactionThreshold,
+        newReplicaID: ReplicaID? = nil,
         log: (@Sendable (String) -> Void)? = nil
     ) {
         precondition(counterReservationBlock > 0, "the counter reservation block must not be empty")

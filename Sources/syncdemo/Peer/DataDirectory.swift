@@ -25,7 +25,8 @@ enum DataDirectory {
         Option(
             name: "compact-at", valueName: "size",
             help: "Compact --data (a snapshot replaces the log) once the log holds this much, 64KiB\n"
-                + "to 1GiB (default \(ByteSize.format(StoreOptions.defaultCompactionThreshold))); a clean quit always compacts."),
+                + "to 1GiB (default \(ByteSize.format(StoreOptions.defaultCompactionThreshold))); a clean quit always compacts."
+        ),
     ]
 
     /// The settings `arguments` give.
