@@ -113,26 +113,34 @@ struct SyncNodeTests {
         #expect(network.rows[1].count == 500)
     }
 
-    /// An authenticated peer whose change set does not merge (wrong element type) is cut off alone.
+    /// Runs the handshake and first exchange between `intruder` and node 1 of `network` over a new
+    /// connection; returns the error that ended it, if any.
+    static func connect<Replica: SyncReplica>(
+        _ intruder: SyncNode<Replica>, to network: MemoryNetwork
+    ) -> SyncError? {
+        let victim = network.nodes[1]
+        intruder.open(ConnectionID(1), role: .initiator, nonce: Array(repeating: 1, count: 32))
+        victim.open(ConnectionID(1000), role: .responder, nonce: Array(repeating: 2, count: 32))
+        for _ in 0..<10 {
+            do {
+                try victim.receive(intruder.output(for: ConnectionID(1), limit: .max), on: ConnectionID(1000))
+                try intruder.receive(victim.output(for: ConnectionID(1000), limit: .max), on: ConnectionID(1))
+            } catch {
+                return error
+            }
+        }
+        return nil
+    }
+
+    /// An authenticated peer whose change set does not merge (an operation it does not account for) is
+    /// cut off alone.
     @Test func invalidChangeSetClosesOnlyThatConnectionAndLeavesTheReplicaAlone() throws {
         let network = MemoryNetwork(count: 2, seed: 5)
         network.link(0, 1)
         network.nodes[0].edit { $0.append("kept") }
         network.runUntilQuiet()
-        let intruder = SyncNode(replica: ReplicatedList<Int>(replicaID: ReplicaID(99)), settings: .test)
-        intruder.edit { $0.append(7) }
         let victim = network.nodes[1]
-        intruder.open(ConnectionID(1), role: .initiator, nonce: Array(repeating: 1, count: 32))
-        victim.open(ConnectionID(1000), role: .responder, nonce: Array(repeating: 2, count: 32))
-        var failure: SyncError?
-        for _ in 0..<10 where failure == nil {
-            do {
-                try victim.receive(intruder.output(for: ConnectionID(1), limit: .max), on: ConnectionID(1000))
-                try intruder.receive(victim.output(for: ConnectionID(1000), limit: .max), on: ConnectionID(1))
-            } catch {
-                failure = error
-            }
-        }
+        let failure = Self.connect(SyncNode(replica: TamperedReplica(ReplicaID(99)), settings: .test), to: network)
         guard case .invalidChanges = failure else {
             Issue.record("expected invalidChanges, got \(String(describing: failure))")
             return
@@ -144,6 +152,24 @@ struct SyncNodeTests {
         network.runUntilQuiet()
         #expect(network.rows[0] == ["kept", "still syncing"])
         #expect(victim.statistics.closedByCode[10] == 1)
+    }
+
+    /// A peer whose values are of another element type is not cut off: its rows are kept, hidden, and
+    /// relayed to the other peers as they are.
+    @Test func valuesOfAnotherTypeKeepTheConnectionAndAreRelayed() throws {
+        let network = MemoryNetwork(count: 2, seed: 5)
+        network.link(0, 1)
+        network.nodes[0].edit { $0.append("kept") }
+        network.runUntilQuiet()
+        let other = SyncNode(replica: ReplicatedList<Int>(replicaID: ReplicaID(99)), settings: .test)
+        other.edit { $0.append(7) }
+        #expect(Self.connect(other, to: network) == nil)
+        let victim = network.nodes[1]
+        #expect(victim.connections.count == 2 && victim.isLive(ConnectionID(1000)))
+        #expect(network.rows[1] == ["kept"] && victim.replica.undecodableRows.count == 1)
+        network.runUntilQuiet()
+        #expect(network.nodes[0].replica.undecodableRows.map(\.bytes) == victim.replica.undecodableRows.map(\.bytes))
+        #expect(other.replica.map(\.value) == [7] && other.replica.undecodableRows.count == 1)
     }
 }
 
