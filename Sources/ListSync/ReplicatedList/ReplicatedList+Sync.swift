@@ -12,18 +12,13 @@ extension ReplicatedList {
             coverage: coverage,
             updates: list.updates,
             payloads: list.valueSlots.map { slot in
-                slot.map {
-                    undecodable.isEmpty
-                        ? ChangeSet.Payload(
-                            typeIdentifier: typeIdentifier, bytes: ValueCoding.encode(value(inSlot: $0))[...])
-                        : payload(inSlot: $0, typeIdentifier: typeIdentifier)
-                }
+                slot.map { payload(inSlot: $0, typeIdentifier: typeIdentifier) }
             })
     }
 
     /// The value in `slot` as it travels: kept as received when it did not decode, else encoded.
     private func payload(inSlot slot: Int32, typeIdentifier: String) -> ChangeSet.Payload {
-        if let kept = undecodable[slot] { return kept.payload }
+        if !undecodable.isEmpty, let kept = undecodable[slot] { return kept.payload }
         return ChangeSet.Payload(typeIdentifier: typeIdentifier, bytes: ValueCoding.encode(value(inSlot: slot))[...])
     }
 

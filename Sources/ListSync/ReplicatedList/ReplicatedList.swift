@@ -55,17 +55,18 @@ public final class ReplicatedList<Element: Codable & Sendable> {
         for (slot, value) in zip(encoded.slots, encoded.values) {
             precondition(Int(slot) >= values.count, "snapshot values out of slot order")
             while values.count < Int(slot) { values.append(nil) }
-            if readable[value.type], let decoded = try? ValueCoding.decode(snapshot[value.bytes], as: Element.self) {
-                values.append(decoded)
+            let payload = { ChangeSet.Payload(typeIdentifier: encoded.types[value.type], bytes: snapshot[value.bytes]) }
+            guard readable[value.type] else {
+                values.append(nil)
+                undecodable[slot] = .ofAnotherType(payload(), expected: Element.self)
                 continue
             }
-            // Rare: decode again through the general path, which says why.
-            let payload = ChangeSet.Payload(typeIdentifier: encoded.types[value.type], bytes: snapshot[value.bytes])
-            guard case .failure(let failure) = ValueCoding.decode(payload, as: Element.self) else {
-                preconditionFailure("a value decoded only once")
+            do {
+                values.append(try ValueCoding.decode(snapshot[value.bytes], as: Element.self))
+            } catch {
+                values.append(nil)
+                undecodable[slot] = UndecodableValue(payload(), reason: String(describing: error))
             }
-            values.append(nil)
-            undecodable[slot] = failure
         }
         while values.count < core.rows.records.count { values.append(nil) }
         if !undecodable.isEmpty { core.hide(Array(undecodable.keys)) }

@@ -32,6 +32,13 @@ struct UndecodableValue: Error, Sendable {
         self.payload = ChangeSet.Payload(typeIdentifier: payload.typeIdentifier, bytes: Array(payload.bytes)[...])
         self.reason = reason
     }
+
+    /// `payload`, whose type identifier is not that of `Element`.
+    @usableFromInline
+    static func ofAnotherType<Element: Codable>(_ payload: ChangeSet.Payload, expected: Element.Type) -> Self {
+        let expectedType = ValueCoding.typeIdentifier(of: Element.self)
+        return UndecodableValue(payload, reason: "type \(payload.typeIdentifier), expected \(expectedType)")
+    }
 }
 
 /// Values as decoded from a change set or snapshot: one per update, and the ones that did not decode.
@@ -51,10 +58,8 @@ extension ValueCoding {
     static func decode<Element: Codable>(_ payload: ChangeSet.Payload, as type: Element.Type) -> Result<
         Element, UndecodableValue
     > {
-        let expectedType = typeIdentifier(of: Element.self)
-        guard payload.typeIdentifier == expectedType else {
-            return .failure(
-                UndecodableValue(payload, reason: "type \(payload.typeIdentifier), expected \(expectedType)"))
+        guard payload.typeIdentifier == typeIdentifier(of: Element.self) else {
+            return .failure(.ofAnotherType(payload, expected: Element.self))
         }
         do {
             return .success(try decode(payload.bytes, as: Element.self))
