@@ -32,7 +32,7 @@ extension ReplicatedList {
     /// - Complexity: O(k log n) for k rows.
     @inlinable @discardableResult
     public func move(fromOffsets source: IndexSet, toOffset destination: Int) -> ListChange {
-        core.moveRows(at: Self.offsets(source), to: destination)
+        recorded(core.moveRows(at: Self.offsets(source), to: destination))
     }
 
     /// Moves the row at `source` so that it ends up at `destination` in the new rows, as a table view
@@ -41,7 +41,7 @@ extension ReplicatedList {
     /// - Complexity: O(log n)
     @inlinable @discardableResult
     public func move(from source: Int, to destination: Int) -> ListChange {
-        core.moveRow(from: source, to: destination)
+        recorded(core.moveRow(from: source, to: destination))
     }
 
     /// Deletes the row at `index`.

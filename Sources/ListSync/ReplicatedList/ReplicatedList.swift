@@ -30,6 +30,9 @@ public final class ReplicatedList<Element: Codable & Sendable> {
     @usableFromInline @exclusivity(unchecked) var values: ContiguousArray<Element?> = []
     /// Values that did not decode as `Element`, kept as received, by row slot (their rows are hidden).
     @usableFromInline var undecodable: [Int32: UndecodableValue] = [:]
+    /// The combined batch of the open ``transaction(_:)``'s changes so far; nil outside one. Skips the
+    /// exclusivity check for the reason above: only ``recorded(_:)`` and `transaction` access it.
+    @usableFromInline @exclusivity(unchecked) var transactionChange: ListChange?
 
     /// Creates an empty replica.
     /// - Parameter replicaID: this replica's identity; random by default. Never give two live replicas
@@ -118,7 +121,7 @@ public final class ReplicatedList<Element: Codable & Sendable> {
     public func isDeleted(_ id: RowID) -> Bool { core.isDeleted(id) }
 
     /// Stores decoded values for the slots the core's latest change touched (``ListCore/touched``) and
-    /// returns its batch, `change`; `undecodableValues` are the values, by offset, that did not decode.
+    /// returns its batch, `change`, recorded in the open transaction; `undecodableValues` are the values, by offset, that did not decode.
     @inlinable
     func store(
         _ change: ListChange, values newValues: (Int) -> Element?,
@@ -138,6 +141,13 @@ public final class ReplicatedList<Element: Codable & Sendable> {
                 undecodable[slot] = undecodableValues[offset]
             }
         }
+        return recorded(change)
+    }
+
+    /// Adds `change` to the open transaction's batch, if one is open, and returns it.
+    @inlinable
+    func recorded(_ change: ListChange) -> ListChange {
+        if let open = transactionChange, !change.isEmpty { transactionChange = open.followed(by: change) }
         return change
     }
 
