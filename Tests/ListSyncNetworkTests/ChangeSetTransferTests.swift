@@ -106,7 +106,9 @@ final class TamperedReplica: SyncReplica {
     var replicaID: ReplicaID { list.replicaID }
     var versionVector: VersionVector { list.versionVector }
     func hasSeen(_ changes: ChangeSet) -> Bool { list.hasSeen(changes) }
-    func merge(_ changes: ChangeSet) throws -> ListChange { try list.merge(changes) }
+    func merge(received changes: ChangeSet) throws -> ListChange { try list.merge(changes) }
+    func commit(_ body: (ReplicatedList<String>) -> Void) -> ListChange { list.commit(body) }
+    func read<Result: Sendable>(_ body: (ReplicatedList<String>) -> Result) -> Result { body(list) }
 
     /// The real change set with its one coverage range moved from 1...1 to 6...6.
     func changes(since vector: VersionVector) -> ChangeSet {

@@ -44,11 +44,12 @@ struct StoreFuzzTests {
                 } else {
                     commit = try store.update { [step] list in
                         if list.isEmpty || random % 3 == 0 {
-                            return list.insert("row \(step)", at: Int(random % UInt64(list.count + 1)))
+                            list.insert("row \(step)", at: Int(random % UInt64(list.count + 1)))
                         } else if random % 3 == 1 {
-                            return list.move(fromOffsets: [Int(random % UInt64(list.count))], toOffset: 0)
+                            list.move(fromOffsets: [Int(random % UInt64(list.count))], toOffset: 0)
+                        } else {
+                            list.updateValue("edit \(step)", at: Int(random % UInt64(list.count)))
                         }
-                        return list.updateValue("edit \(step)", at: Int(random % UInt64(list.count)))
                     }
                 }
                 if !commit.changes.isEmpty { history.changes.append(commit.changes) }

@@ -50,13 +50,13 @@ struct CrashWorker {
                 let block = Int(random % 3) + 1
                 commit = try store.update { list in
                     let values = (0..<block).map { value + ".\($0)" }
-                    return list.insert(contentsOf: values, at: Int(random % UInt64(list.count + 1)))
+                    list.insert(contentsOf: values, at: Int(random % UInt64(list.count + 1)))
                 }
             case 15..<50:
                 commit = try store.update { list in
                     var source = SplitMix64(seed: random)
                     let offsets = source.offsets(in: list.count, maximum: 3)
-                    return list.move(fromOffsets: offsets, toOffset: Int(random % UInt64(list.count + 1)))
+                    list.move(fromOffsets: offsets, toOffset: Int(random % UInt64(list.count + 1)))
                 }
             case 50..<62:
                 commit = try store.update { list in list.remove(at: Int(random % UInt64(list.count))) }

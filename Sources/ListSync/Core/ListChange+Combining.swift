@@ -53,6 +53,13 @@ extension ListChange {
             moved: CompactArray(moved), updated: CompactArray(Set(updated).sorted()))
     }
 
+    /// Where the rows at `indexes` of the rows before the batch are after it (nil for removed ones).
+    /// - Complexity: O((k + m) log k) for k entries and m indexes.
+    func destinations(ofOld indexes: some Sequence<Int>) -> [Int?] {
+        let map = BatchMap(self)
+        return indexes.map(map.destination(ofOld:))
+    }
+
     /// One batch with the effect of `batches` applied in turn (empty for none).
     /// - Complexity: O(k log k) per batch for k entries so far.
     public init(combining batches: some Sequence<ListChange>) {

@@ -7,7 +7,8 @@ import ListSyncCrypto
 /// ``receive(_:on:)``, writes what ``output(for:limit:)`` returns, and calls ``close(_:because:)`` on
 /// error or end of stream. The node runs the handshake, sends each peer what it lacks after their version
 /// vectors are exchanged, streams local changes live, relays what peers send to the other peers once, and
-/// bounds each connection's queue (Protocol.md section 2.7). It does no I/O and reads no clock.
+/// bounds each connection's queue (Protocol.md section 2.7). Every change to the rows, a local edit
+/// or a merge, is posted to ``changeFeed`` as it happens. It does no I/O and reads no clock.
 /// Not thread-safe: keep it inside one actor or lock.
 public final class SyncNode<Replica: SyncReplica> {
     /// The replica being synced.
@@ -16,6 +17,8 @@ public final class SyncNode<Replica: SyncReplica> {
     public let settings: SyncSettings
     /// Counters since creation.
     public private(set) var statistics = SyncStatistics()
+    /// Every change to the replica's rows made through this node, local or merged, in order.
+    public let changeFeed = ChangeFeed<Replica.Value>()
     /// Open connections.
     private var sessions: [ConnectionID: SyncSession] = [:]
     /// The version vector before the first local edit not streamed yet (nil when all are streamed).
@@ -89,6 +92,7 @@ public final class SyncNode<Replica: SyncReplica> {
             switch event {
             case .authenticated(let peer):
                 statistics.connectionsAuthenticated += 1
+                session.peer = peer
                 session.enqueue(.vector(replica.versionVector))
                 authenticatedPeer = peer
             case .message(let message):
@@ -121,17 +125,32 @@ public final class SyncNode<Replica: SyncReplica> {
         return bytes
     }
 
-    /// Runs `body` on the replica; what it changed streams to every live peer with the next output.
+    /// Runs `body` on the replica's list as one transaction (``SyncReplica/commit(_:)``): what it changed
+    /// is posted to ``changeFeed`` as one local event and streams to every live peer with the next output.
     ///
     /// Edits made between two calls of ``output(for:limit:)`` or ``receive(_:on:)`` travel as one change
     /// set, `changes(since:)` the version vector before the first of them, so a burst of edits costs one
     /// scan of the replica. Received change sets are merged only after pending local edits are queued,
     /// so a local change set never carries a peer's operations back.
-    /// - Complexity: O(1) plus `body`; the next output costs O(n) for n rows.
+    /// - Throws: what the replica's `commit` threw (a store that could not log the change); nothing of
+    ///   it was applied then.
+    /// - Complexity: `body`'s plus O(k log n) for the event of k rows; the next output costs O(n) for n rows.
     @discardableResult
-    public func edit<Result>(_ body: (Replica) throws -> Result) rethrows -> Result {
+    public func edit<Result>(
+        _ body: (ReplicatedList<Replica.Value>) -> Result
+    ) throws(Replica.CommitFailure) -> Result {
         if unpublishedSince == nil { unpublishedSince = replica.versionVector }
-        return try body(replica)
+        var result: Result?
+        let change = try replica.commit { list in result = body(list) }
+        post(change, origin: .local)
+        // `commit` runs `body` exactly once before it returns.
+        return result!
+    }
+
+    /// Posts `change`, which the replica just made, to ``changeFeed``.
+    private func post(_ change: ListChange, origin: ChangeOrigin) {
+        guard !change.isEmpty, changeFeed.hasSubscribers else { return }
+        replica.read { list in changeFeed.post(change, origin: origin, in: list) }
     }
 
     /// Queues the pending local edits for every live connection now (output and receive also do).
@@ -200,11 +219,13 @@ public final class SyncNode<Replica: SyncReplica> {
             session.ackPending = true
             return
         }
+        let change: ListChange
         do {
-            try replica.merge(changes)
+            change = try replica.merge(received: changes)
         } catch {
             throw .invalidChanges(reason: "\(error)")
         }
+        post(change, origin: .remote(peers: session.peer.map { [$0] } ?? []))
         session.ackPending = true
         statistics.changeSetsApplied += 1
         // Counts from a peer may be as large as 2^64 - 1: saturate rather than overflow.

@@ -6,6 +6,8 @@ final class SyncSession {
     var channel: SecureChannel
     /// Whether the peer's VECTOR arrived: from then on, changes stream live.
     var isLive = false
+    /// The peer's replica, once the handshake succeeded.
+    var peer: ReplicaID?
     /// The latest version vector the peer reported (VECTOR, then ACKs).
     var peerVector = VersionVector()
     /// Messages waiting to be sealed, oldest first, from `head` on.

@@ -19,7 +19,8 @@ import ListSync
 /// peer.stop()
 /// ```
 /// All methods are thread-safe. The replica is only touched under the peer's lock: read and change it
-/// with ``read(_:)`` and ``edit(_:)``, and do not keep a reference to it past their closures.
+/// with ``read(_:)`` and ``edit(_:)``, and do not keep a reference to it past their closures. Observe
+/// every change, local or remote, with ``changeEvents()`` (or ``onChange(_:)`` on the main actor).
 public final class SyncPeer<Replica: SyncReplica>: Sendable {
     /// The loop state, guarded.
     private let loop: Locked<PeerLoop<Replica>>
@@ -82,18 +83,43 @@ public final class SyncPeer<Replica: SyncReplica>: Sendable {
         }
     }
 
-    /// Runs `body` on the replica, then streams what it changed to every connected peer.
+    /// Runs `body` on the replica's list as one transaction, then streams what it changed to every
+    /// connected peer and delivers it to ``changeEvents()`` subscribers as one local event.
+    ///
+    /// - Throws: what `body` threw, after the edits it made before are kept, streamed and delivered like
+    ///   any others; or the replica's ``SyncReplica/CommitFailure`` when it could not keep the change (a
+    ///   store that could not log it), when nothing of it was applied. A peer of a list in memory
+    ///   throws only what `body` throws.
     @discardableResult
-    public func edit<Result: Sendable>(_ body: (Replica) throws -> Result) rethrows -> Result {
+    public func edit<Result: Sendable>(_ body: (ReplicatedList<Replica.Value>) throws -> Result) throws -> Result {
         try loop.withLock { loop in
             defer { loop.wake() }
-            return try loop.node.edit(body)
-        }
+            return try loop.node.edit { list in Swift.Result { try body(list) } }
+        }.get()
     }
 
-    /// Runs `body` on the replica without changing it.
-    public func read<Result: Sendable>(_ body: (Replica) throws -> Result) rethrows -> Result {
-        try loop.withLock { loop in try body(loop.node.replica) }
+    /// Runs `body` on the replica's list without changing it.
+    public func read<Result: Sendable, Failure: Error>(
+        _ body: (ReplicatedList<Replica.Value>) throws(Failure) -> Result
+    ) throws(Failure) -> Result {
+        try loop.withLock { loop in
+            loop.node.replica.read { list in Swift.Result { () throws(Failure) in try body(list) } }
+        }.get()
+    }
+
+    /// A subscription to every change of the rows from now on, local edits and merges from peers, in
+    /// order: start from its ``ChangeEvents/initialRows`` and apply each event.
+    ///
+    /// ```swift
+    /// let events = peer.changeEvents()
+    /// Task { @MainActor in
+    ///     var rows = events.initialRows
+    ///     for await event in events { event.apply(to: &rows) }   // ends when the peer stops
+    /// }
+    /// ```
+    /// - Complexity: O(n) for n rows, to copy them.
+    public func changeEvents() -> ChangeEvents<Replica.Value> {
+        loop.withLock { loop in loop.node.replica.read { list in loop.node.changeFeed.subscribe(from: list) } }
     }
 
     /// Counters of the sync core.
@@ -135,7 +161,25 @@ public final class SyncPeer<Replica: SyncReplica>: Sendable {
         loop.withLock { loop in
             loop.shutDown(now: .now)
             loop.wakePipe.close()
+            loop.node.changeFeed.finish()
         }
         finished.signal()
+    }
+}
+
+extension SyncPeer where Replica.CommitFailure == Never {
+    /// Runs `body` on the list in memory as one transaction, then streams what it changed to every
+    /// connected peer and delivers it to ``changeEvents()`` subscribers as one local event.
+    ///
+    /// - Throws: what `body` threw, after the edits it made before are kept, streamed and delivered
+    ///   like any others.
+    @discardableResult
+    public func edit<Result: Sendable, Failure: Error>(
+        _ body: (ReplicatedList<Replica.Value>) throws(Failure) -> Result
+    ) throws(Failure) -> Result {
+        try loop.withLock { loop in
+            defer { loop.wake() }
+            return loop.node.edit { list in Swift.Result { () throws(Failure) in try body(list) } }
+        }.get()
     }
 }

@@ -1,16 +1,22 @@
 import ListSync
-import Synchronization
 
 /// A replicated list kept in a directory: every change is logged before it is acknowledged, and a
 /// restarted replica resumes with its identity, its state and fresh operation counters.
 ///
 /// ```swift
 /// let store = try DurableReplica<String>(directory: path)
-/// let commit = try store.update { list in list.append("Milk") }
-/// send(commit.changes)                                  // durable already under `.always`
+/// let commit = try store.update { list in
+///     list.append("Milk")
+///     list.move(from: list.count - 1, to: 0)
+/// }                                                     // one log record, durable under `.always`
+/// tableView.performBatchUpdates(commit.change)          // one batch for both edits
 /// try store.merge(receivedChangeSet)
 /// let titles = store.read { list in list.map(\.value) }
 /// ```
+///
+/// To save and sync one list, give the store to a sync peer (`SyncPeer(replica: store, ...)`): it is a
+/// ``SyncReplica``, so every change a peer sends is logged before it is acknowledged, every local edit
+/// made through the peer is logged before it is sent, and the peer delivers the changes of both.
 ///
 /// The list is not thread-safe, so it lives inside the store: reach it only through ``update(_:)``,
 /// ``merge(_:)`` and ``read(_:)``, whose closures run under the store's lock. One store at a time may
@@ -23,7 +29,7 @@ public final class DurableReplica<Element: Codable & Sendable>: Sendable {
     /// What opening found and did.
     public let recoveryReport: RecoveryReport
     let options: StoreOptions
-    let state: Mutex<ReplicaState<Element>>
+    let state: Locked<ReplicaState<Element>>
 
     /// Opens the replica in `directory`, creating the directory and the replica on first use.
     /// - Throws: ``StoreError`` naming the file (and offset) at fault.
@@ -34,7 +40,7 @@ public final class DurableReplica<Element: Codable & Sendable>: Sendable {
         replicaID = recovered.replica
         recoveryReport = recovered.report
         let salvaged = !recovered.report.salvaged.isEmpty
-        state = Mutex(recovered.state)
+        state = Locked(recovered.state)
         if salvaged { try compact() }
     }
 
@@ -46,23 +52,24 @@ public final class DurableReplica<Element: Codable & Sendable>: Sendable {
         }
     }
 
-    /// Applies `mutation` to the list and logs the local change it made.
+    /// Runs `body` on the list as one transaction (``ReplicatedList/transaction(_:)``) and logs the local
+    /// change it made as one record.
     ///
-    /// Returns the batch for the UI, the change set to send to peers, and the durability ticket (already
-    /// durable under ``CommitPolicy/always``). Operation counters are reserved durably before a change
-    /// is returned, so the change may be sent to peers at once even under ``CommitPolicy/batched(_:)``.
+    /// Returns the combined batch for the UI, the change set to send to peers, and the durability ticket
+    /// (already durable under ``CommitPolicy/always``). Operation counters are reserved durably before a
+    /// change is returned, so the change may be sent to peers at once even under ``CommitPolicy/batched(_:)``.
     /// - Throws: ``StoreError/noSpace(_:)`` or ``StoreError/ioError(_:)`` when the change could not be
     ///   logged: it is then not applied either (the list is rebuilt from the files, which also withdraws
     ///   drop placeholders), and the store goes on working.
-    /// - Complexity: the mutation's, plus O(n) for n rows to extract the change set (and O(n) to
+    /// - Complexity: the edits', plus O(n) for n rows to extract the change set (and O(n) to
     ///   rebuild the list when the change could not be logged).
     @discardableResult
-    public func update(_ mutation: @Sendable (ReplicatedList<Element>) -> ListChange) throws(StoreError) -> Commit {
+    public func update(_ body: (ReplicatedList<Element>) -> Void) throws(StoreError) -> Commit {
         try state.withLock { state throws(StoreError) in
             if let failure = state.failure { throw failure }
             var before = state.list.versionVector
             before[state.list.replicaID] = state.list.nextOperationCounter - 1
-            let change = mutation(state.list)
+            let change = state.list.transaction(body).change
             let changes = state.list.changes(since: before)
             guard !changes.isEmpty else {
                 return Commit(change: change, changes: changes, ticket: DurabilityTicket(sequence: state.appended))

@@ -37,7 +37,7 @@ enum PeerCommand: Command {
         ] + DataDirectory.options,
         notes: """
             COMMANDS (one per line on standard input; 'help' lists them):
-            \(PeerSession.help.split(separator: "\n").map { "  " + $0 }.joined(separator: "\n"))
+            \(PeerHelp.help.split(separator: "\n").map { "  " + $0 }.joined(separator: "\n"))
 
             Results go to standard output: the first line is 'peer NAME listening on HOST:PORT', then one
             or more lines per command; '<- ...' lines say what a peer's changes did, 'drop: ...' lines
@@ -78,31 +78,47 @@ enum PeerCommand: Command {
         let store = try arguments.string("data").map { directory throws(CommandFailure) in
             try DataDirectory.open(directory, settings)
         }
-        let storage: PeerReplica.Storage = store.map { .durable($0) } ?? .memory(ReplicatedList(replicaID: .random()))
-        let replica = PeerReplica(storage: storage) { change in output.announce("<- \(change.summary) by a peer") }
         var configuration = PeerConfiguration(sync: SyncSettings(document: document, secret: secret))
         configuration.reconnectMaximumDelay = .seconds(5)  // a restarted peer is found again within 5 s
         let log = PeerLog(output: output)
         configuration.log = { log.write($0) }
-        let peer: SyncPeer<PeerReplica>
+        let options = Options(name: name, listen: listen, dials: dials, configuration: configuration, output: output)
+        if let store { return try serve(store, store: store, options) }
+        return try serve(ReplicatedList(replicaID: .random()), store: nil, options)
+    }
+
+    /// What ``serve(_:store:_:)`` needs besides the replica.
+    private struct Options {
+        let name: String
+        let listen: Endpoint?
+        let dials: [Endpoint]
+        let configuration: PeerConfiguration
+        let output: PeerOutput
+    }
+
+    /// Serves `replica` (kept in `store`, or in memory when nil) until the prompt ends.
+    private static func serve<Replica: SyncReplica>(
+        _ replica: Replica, store: DurableReplica<Entry>?, _ options: Options
+    ) throws -> ExitCode where Replica.Value == Entry {
+        let peer: SyncPeer<Replica>
         do {
-            peer = try SyncPeer(replica: replica, configuration: configuration)
+            peer = try SyncPeer(replica: replica, configuration: options.configuration)
         } catch {
             throw CommandFailure("could not start the peer: \(error)")
         }
-        let session = PeerSession(name: name, peer: peer, store: store, output: output)
-        if let listen {
+        let session = PeerSession(name: options.name, peer: peer, store: store, output: options.output)
+        if let listen = options.listen {
             do {
-                output.result("peer \(name) listening on \(try peer.listen(on: listen))")
+                options.output.result("peer \(options.name) listening on \(try peer.listen(on: listen))")
             } catch {
                 try? session.finish()
                 throw listenFailure(listen, error)
             }
         } else {
-            output.result("peer \(name) started, not listening (--listen HOST:PORT accepts peers)")
+            options.output.result("peer \(options.name) started, not listening (--listen HOST:PORT accepts peers)")
         }
-        for endpoint in dials { peer.connect(to: endpoint) }
-        return PeerPrompt(session: session, output: output).run()
+        for endpoint in options.dials { peer.connect(to: endpoint) }
+        return PeerPrompt(session: session, output: options.output).run()
     }
 
     /// Why listening on `endpoint` failed, and what to try instead.

@@ -1,3 +1,5 @@
+import ListSync
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -11,9 +13,9 @@
 /// On a terminal it shows a `NAME> ` prompt and reports errors as `error: ...`. Piped, it prints no
 /// prompt, reports each failed command on standard error with its line number, and keeps going; the
 /// exit code is then 1 when any command failed, so a script notices a bad line.
-struct PeerPrompt {
+struct PeerPrompt<Replica: SyncReplica> where Replica.Value == Entry {
     /// The peer the commands go to.
-    let session: PeerSession
+    let session: PeerSession<Replica>
     /// Where the prompt and errors go.
     let output: PeerOutput
 

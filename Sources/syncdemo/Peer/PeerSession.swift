@@ -4,37 +4,8 @@ import ListSync
 import ListSyncNetwork
 import ListSyncStore
 
-/// A running `syncdemo peer`: its ``SyncPeer``, and the commands typed at it.
-///
-/// Every method may be called from any thread; drop loads run as tasks and finish on their own.
-final class PeerSession: Sendable {
-    /// What a command asks of the prompt.
-    enum Reply: Equatable {
-        /// Print these lines and read the next command.
-        case lines([String])
-        /// Stop reading commands.
-        case quit
-    }
-
-    /// The peer's name, for `list`.
-    let name: String
-    /// The network peer serving the replica.
-    let peer: SyncPeer<PeerReplica>
-    /// The durable store behind the replica, closed by ``finish()``; nil when in memory.
-    private let store: DurableReplica<Entry>?
-    /// Where announcements go.
-    private let output: PeerOutput
-    /// The drop loads still running.
-    private let loads = DispatchGroup()
-
-    /// A session of `peer`, whose replica is kept in `store` (nil: in memory).
-    init(name: String, peer: SyncPeer<PeerReplica>, store: DurableReplica<Entry>?, output: PeerOutput) {
-        self.name = name
-        self.peer = peer
-        self.store = store
-        self.output = output
-    }
-
+/// The commands of `syncdemo peer` beyond the list commands, for help and suggestions.
+enum PeerHelp {
     /// The words of the peer's own commands, for help and suggestions.
     static let verbs = ["list", "peers", "connect", "disconnect", "status", "wait", "help", "quit"]
 
@@ -51,6 +22,48 @@ final class PeerSession: Sendable {
             help                            show this help
             quit, exit                      wait for running loads, then exit (end of input does the same)
             """
+}
+
+/// A running `syncdemo peer`: its ``SyncPeer`` (over a list in memory or a store), and the commands
+/// typed at it.
+///
+/// Every method may be called from any thread; drop loads run as tasks and finish on their own.
+final class PeerSession<Replica: SyncReplica>: Sendable where Replica.Value == Entry {
+    /// What a command asks of the prompt.
+    enum Reply: Equatable {
+        /// Print these lines and read the next command.
+        case lines([String])
+        /// Stop reading commands.
+        case quit
+    }
+
+    /// The peer's name, for `list`.
+    let name: String
+    /// The network peer serving the replica.
+    let peer: SyncPeer<Replica>
+    /// The durable store behind the replica, closed by ``finish()``; nil when in memory.
+    private let store: DurableReplica<Entry>?
+    /// Where announcements go.
+    private let output: PeerOutput
+    /// The drop loads still running.
+    private let loads = DispatchGroup()
+
+    /// A session of `peer`, whose replica is kept in `store` (nil: in memory); announces on `output`
+    /// every change peers bring.
+    init(name: String, peer: SyncPeer<Replica>, store: DurableReplica<Entry>?, output: PeerOutput) {
+        self.name = name
+        self.peer = peer
+        self.store = store
+        self.output = output
+        let events = peer.changeEvents()
+        Task.detached {
+            for await event in events {
+                guard case .remote(let peers) = event.origin else { continue }
+                let by = peers.isEmpty ? "a peer" : "replica " + peers.map { "\($0)" }.sorted().joined(separator: ", ")
+                output.announce("<- \(event.change.summary) by \(by)")
+            }
+        }
+    }
 
     /// Runs the command `words` (the verb first).
     /// - Throws: ``CommandError`` for a command that cannot run as written (nothing changed), or
@@ -60,7 +73,7 @@ final class PeerSession: Sendable {
         let arguments = Array(words.dropFirst())
         switch words.first {
         case "list":
-            return .lines([peer.read { $0.read { ListDisplay.render([ListDisplay.Column(name: name, list: $0)]) } }])
+            return .lines([peer.read { ListDisplay.render([ListDisplay.Column(name: name, list: $0)]) }])
         case "peers": return .lines(peersReport())
         case "status": return .lines(statusReport())
         case "connect":
@@ -86,11 +99,11 @@ final class PeerSession: Sendable {
             loads.wait()
             Thread.sleep(forTimeInterval: Double(duration / .milliseconds(1)) / 1000)
             return .lines([])
-        case "help": return .lines([Self.help])
+        case "help": return .lines([PeerHelp.help])
         case "quit", "exit": return .quit
         default:
             let verb = words.first ?? ""
-            let hint = Suggestion.nearest(to: verb, among: ListCommand.verbs + Self.verbs).map {
+            let hint = Suggestion.nearest(to: verb, among: ListCommand.verbs + PeerHelp.verbs).map {
                 "did you mean '\($0)'?"
             }
             throw CommandError("unknown command \(verb.quoted); " + (hint ?? "type 'help' for the commands"))
@@ -119,12 +132,7 @@ final class PeerSession: Sendable {
     /// Applies a list command through the peer (logged before it returns when durable), starts the
     /// loads a drop left pending, and says what changed.
     private func edit(_ command: ListCommand) throws -> String {
-        let (change, pending) = try peer.edit { replica in
-            try replica.update { list in
-                let (change, loads) = try list.run(command)
-                return (change, (change, loads))
-            }
-        }
+        let (change, pending) = try peer.edit { list in try list.run(command) }
         for load in pending { finishInBackground(load) }
         guard !pending.isEmpty else { return "ok: \(change.summary)" }
         return "ok: \(counted(pending.count, "pending placeholder")) inserted; loading…"
@@ -137,12 +145,7 @@ final class PeerSession: Sendable {
             defer { loads.leave() }
             let result = await load.loadValue()
             do {
-                let line = try peer.edit { replica in
-                    try replica.update { list in
-                        let (change, report) = list.land(load.placeholder, with: result)
-                        return (change, "drop: " + report)
-                    }
-                }
+                let line = try peer.edit { list in "drop: " + list.land(load.placeholder, with: result).report }
                 output.announce(line)
             } catch {
                 output.log("drop: the loaded row could not be stored: \(self.describe(error))")
@@ -171,10 +174,8 @@ final class PeerSession: Sendable {
 
     /// `status`: identity, storage, version vector, rows and traffic.
     private func statusReport() -> [String] {
-        let (replica, vector, rows, pending) = peer.read { replica in
-            replica.read { list in
-                (list.replicaID, list.versionVector, list.count - list.pendingCount, list.pendingCount)
-            }
+        let (replica, vector, rows, pending) = peer.read { list in
+            (list.replicaID, list.versionVector, list.count - list.pendingCount, list.pendingCount)
         }
         let statistics = peer.statistics
         let live = peer.connections.count { $0.state == .live }
