@@ -38,7 +38,8 @@ let package = Package(
             name: "StoreCrashWorker", dependencies: ["ListSyncStore", "ListSync", "TestSupport"],
             path: "Tests/StoreCrashWorker"),
         .testTarget(
-            name: "ListSyncStoreTests", dependencies: ["ListSyncStore", "ListSync", "TestSupport", "StoreCrashWorker"]),
+            name: "ListSyncStoreTests",
+            dependencies: ["ListSyncStore", "ListSync", "ListSyncNetwork", "TestSupport", "StoreCrashWorker"]),
         // Examples a Swift developer would copy from; CI runs each.
         .executableTarget(name: "QuickStart", dependencies: ["ListSync"], path: "Examples/QuickStart", exclude: ["README.md"]),
         .executableTarget(name: "PlacesList", dependencies: ["ListSync"], path: "Examples/PlacesList", exclude: ["README.md"]),

@@ -40,7 +40,8 @@ struct ListChangeCombiningTests {
         var rest = stationary.makeIterator()
         for index in new.indices where new[index] == nil { new[index] = old[rest.next()!] }
         var updated: [Int] = []
-        for index in new.indices where !insertedPlaces.contains(index) && Int.random(in: 0..<5, using: &generator) == 0 {
+        for index in new.indices where !insertedPlaces.contains(index) && Int.random(in: 0..<5, using: &generator) == 0
+        {
             new[index]!.version += 1
             updated.append(index)
         }
@@ -107,6 +108,7 @@ struct ListChangeCombiningTests {
             move.followed(by: ListChange(moved: [.init(from: 2, to: 1)])) == ListChange(moved: [.init(from: 0, to: 1)]))
         #expect(move.followed(by: ListChange(updated: [2])) == ListChange(moved: [.init(from: 0, to: 2)], updated: [2]))
         #expect(ListChange(combining: []) == ListChange())
-        #expect(ListChange(updated: [1]).followed(by: ListChange(removed: [0])) == ListChange(removed: [0], updated: [0]))
+        #expect(
+            ListChange(updated: [1]).followed(by: ListChange(removed: [0])) == ListChange(removed: [0], updated: [0]))
     }
 }

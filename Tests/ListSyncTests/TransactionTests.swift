@@ -19,7 +19,8 @@ struct TransactionTests {
         }
         switch Int.random(in: 0..<9, using: &generator) {
         case 0, 1:
-            list.insert(contentsOf: ["a", "b", "c"].prefix(Int.random(in: 1...3, using: &generator)),
+            list.insert(
+                contentsOf: ["a", "b", "c"].prefix(Int.random(in: 1...3, using: &generator)),
                 at: Int.random(in: 0...count, using: &generator))
         case 2 where !confirmed.isEmpty:
             list.remove(atOffsets: rows(maximum: 3))

@@ -32,7 +32,9 @@ extension ListChange {
             if let destination = second.destination(ofOld: index) { inserted.append(destination) }
         }
         for move in self.moved {
-            if let destination = second.destination(ofOld: move.to) { moved.append(Move(from: move.from, to: destination)) }
+            if let destination = second.destination(ofOld: move.to) {
+                moved.append(Move(from: move.from, to: destination))
+            }
         }
         for move in next.moved {
             if case .old(let old, moved: false) = first.origin(ofNew: move.from) {

@@ -36,11 +36,25 @@ public final class ChangeEvents<Element: Sendable>: AsyncSequence, Sendable {
 
     /// An iterator over the events.
     public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(events: self) }
+
+    /// Takes every event delivered so far without waiting, oldest first.
+    ///
+    /// For a consumer that must see its own edit at once (a table view that already shows a reorder,
+    /// a SwiftUI `onMove`): edit, then take what is available, which includes that edit. Take events
+    /// only on one actor, and there with this method after ``waitForEvents()`` rather than with the
+    /// iterator, whose `next()` runs elsewhere: events are then applied in order.
+    public func takeAvailable() -> [ChangeEvent<Element>] { queue.takeAll() }
+
+    /// Returns true once there are events to take with ``takeAvailable()``; false once the sequence has
+    /// ended or the calling task is cancelled.
+    public func waitForEvents() async -> Bool { await queue.waitForEvents() }
 }
 
 extension ChangeEvents {
     /// Calls `handler` on the main actor with each event, in order, until the sequence ends or the
-    /// returned observation is cancelled (or released): the closure form for UIKit code.
+    /// returned observation is cancelled (or released): the closure form for UIKit code. Main-actor
+    /// code may also call ``takeAvailable()`` (right after its own edit): events go to one or the other,
+    /// each once, in order.
     ///
     /// ```swift
     /// let events = peer.changeEvents()
@@ -52,7 +66,9 @@ extension ChangeEvents {
     public func observe(_ handler: @escaping @MainActor (ChangeEvent<Element>) -> Void) -> ChangeObservation {
         ChangeObservation(
             Task { @MainActor in
-                for await event in self { handler(event) }
+                while await waitForEvents() {
+                    for event in takeAvailable() { handler(event) }
+                }
             })
     }
 }

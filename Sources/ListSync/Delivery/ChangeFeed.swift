@@ -60,31 +60,36 @@ public final class ChangeFeed<Element: Codable & Sendable>: Sendable {
 }
 
 /// One subscriber's events not taken yet, and the consumer waiting for one.
+///
+/// Events leave the queue only through ``takeAll()`` or ``take()``, under its lock; a waiting consumer is
+/// only told that there are events (``waitForEvents()``), so a consumer that takes events both after
+/// waiting and right after its own edits, always on its own actor, sees them in order.
 final class EventQueue<Element: Sendable>: Sendable {
     private struct State {
         var events: [ChangeEvent<Element>] = []
         var head = 0
-        var waiter: CheckedContinuation<ChangeEvent<Element>?, Never>?
+        var waiter: CheckedContinuation<Void, Never>?
         var finished = false
+
+        /// Wakes the waiting consumer, if any.
+        mutating func wake() {
+            waiter?.resume()
+            waiter = nil
+        }
     }
 
     private let state = Mutex(State())
 
-    /// Adds `event`, combined with the last one not taken when their origins allow, or hands it to the
-    /// waiting consumer.
+    /// Adds `event`, combined with the last one not taken when their origins allow, and wakes the consumer.
     func append(_ event: ChangeEvent<Element>) {
         state.withLock { state in
             if state.finished { return }
-            if let waiter = state.waiter {
-                state.waiter = nil
-                waiter.resume(returning: event)
-            } else if state.events.count > state.head, let last = state.events.last,
-                last.origin.combines(with: event.origin)
-            {
+            if state.events.count > state.head, let last = state.events.last, last.origin.combines(with: event.origin) {
                 state.events[state.events.count - 1] = last.followed(by: event)
             } else {
                 state.events.append(event)
             }
+            state.wake()
         }
     }
 
@@ -92,36 +97,59 @@ final class EventQueue<Element: Sendable>: Sendable {
     func finish() {
         state.withLock { state in
             state.finished = true
-            state.waiter?.resume(returning: nil)
-            state.waiter = nil
+            state.wake()
         }
     }
 
-    /// The next event, waiting for one; nil once finished and empty, or when the calling task is cancelled.
-    func next() async -> ChangeEvent<Element>? {
+    /// The oldest event not taken yet, or nil.
+    func take() -> ChangeEvent<Element>? {
+        state.withLock { state in
+            guard state.head < state.events.count else { return nil }
+            let event = state.events[state.head]
+            state.head += 1
+            if state.head == state.events.count {
+                state.events.removeAll(keepingCapacity: true)
+                state.head = 0
+            }
+            return event
+        }
+    }
+
+    /// Every event not taken yet, oldest first.
+    func takeAll() -> [ChangeEvent<Element>] {
+        state.withLock { state in
+            defer {
+                state.events.removeAll(keepingCapacity: true)
+                state.head = 0
+            }
+            return Array(state.events[state.head...])
+        }
+    }
+
+    /// Returns once there are events to take (true), or once the queue is finished and empty or the
+    /// calling task is cancelled (false).
+    func waitForEvents() async -> Bool {
         await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<ChangeEvent<Element>?, Never>) in
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
                 state.withLock { state in
-                    if state.head < state.events.count {
-                        let event = state.events[state.head]
-                        state.head += 1
-                        if state.head == state.events.count {
-                            state.events.removeAll(keepingCapacity: true)
-                            state.head = 0
-                        }
-                        continuation.resume(returning: event)
-                    } else if state.finished || Task.isCancelled {
-                        continuation.resume(returning: nil)
+                    if state.head < state.events.count || state.finished || Task.isCancelled {
+                        continuation.resume()
                     } else {
                         state.waiter = continuation
                     }
                 }
             }
+            return state.withLock { $0.head < $0.events.count }
         } onCancel: {
-            state.withLock { state in
-                state.waiter?.resume(returning: nil)
-                state.waiter = nil
-            }
+            state.withLock { $0.wake() }
+        }
+    }
+
+    /// The next event, waiting for one; nil once finished and empty, or when the calling task is cancelled.
+    func next() async -> ChangeEvent<Element>? {
+        while true {
+            if let event = take() { return event }
+            guard await waitForEvents() else { return nil }
         }
     }
 }

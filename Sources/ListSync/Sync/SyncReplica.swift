@@ -19,6 +19,8 @@ public protocol SyncReplica: AnyObject, SendableMetatype {
     /// Applies a change set a peer sent whole and keeps it (a store logs it first), or throws and
     /// applies nothing.
     /// - Returns: the batch for the rows before the merge.
+    /// - Throws: ``MergeError`` when the change set is invalid (the peer is at fault); any other error
+    ///   when it could not be kept (a store that could not log it: the peer should send it again later).
     func merge(received changes: ChangeSet) throws -> ListChange
     /// Runs `body` on the list as one transaction (``ReplicatedList/transaction(_:)``) and keeps what it
     /// changed (a store logs it first), or throws and applies nothing of it.

@@ -39,6 +39,9 @@ public enum SyncError: Error, Hashable, Sendable, CustomStringConvertible {
     /// A change set from the peer, put together from its pieces, grew past this side's limit
     /// (``SyncSettings/maximumChangeSetByteCount``); nothing of it was applied.
     case changeSetTooLarge(length: Int, limit: Int)
+    /// This side could not keep a valid change set from the peer (its store could not log it: a full
+    /// disk, an I/O error); nothing of it was applied, and the peer sends it again after reconnecting.
+    case storageFailed(reason: String)
 
     /// The error code sent in CLOSE and written in log lines (Protocol.md section 2.8).
     public var code: UInt8 {
@@ -62,6 +65,7 @@ public enum SyncError: Error, Hashable, Sendable, CustomStringConvertible {
         case .socket: 17
         case .shuttingDown: 18
         case .changeSetTooLarge: 19
+        case .storageFailed: 20
         }
     }
 
@@ -91,6 +95,7 @@ public enum SyncError: Error, Hashable, Sendable, CustomStringConvertible {
         case .shuttingDown: "shuttingDown"
         case .changeSetTooLarge(let length, let limit):
             "changeSetTooLarge: at least \(length) bytes, limit \(limit)"
+        case .storageFailed(let reason): "storageFailed: the change set could not be kept: \(reason)"
         }
     }
 }

@@ -222,8 +222,10 @@ public final class SyncNode<Replica: SyncReplica> {
         let change: ListChange
         do {
             change = try replica.merge(received: changes)
-        } catch {
+        } catch let error as MergeError {
             throw .invalidChanges(reason: "\(error)")
+        } catch {
+            throw .storageFailed(reason: "\(error)")
         }
         post(change, origin: .remote(peers: session.peer.map { [$0] } ?? []))
         session.ackPending = true

@@ -16,7 +16,7 @@ enum RetryPolicy: Hashable, Sendable {
         switch code {
         case SyncError.selfConnection.code: self = .stop
         case 4, 5, 6, 7: self = .refusedIdentity
-        case 1, 2, 3, 8, 10, 19: self = .refusedData
+        case 1, 2, 3, 8, 10, 19, 20: self = .refusedData
         default: self = .linkFailure
         }
     }

@@ -18,7 +18,14 @@ extension DurableReplica: SyncReplica {
     public func hasSeen(_ changes: ChangeSet) -> Bool { read { $0.hasSeen(changes) } }
 
     /// Merges and logs `changes` (``merge(_:)``).
-    public func merge(received changes: ChangeSet) throws(StoreError) -> ListChange { try merge(changes).change }
+    /// - Throws: ``MergeError`` when the list rejects them, ``StoreError`` when they could not be logged.
+    public func merge(received changes: ChangeSet) throws -> ListChange {
+        do {
+            return try merge(changes).change
+        } catch .mergeRejected(let error) {
+            throw error
+        }
+    }
 
     /// Runs `body` as one transaction and logs it (``update(_:)``).
     public func commit(_ body: (ReplicatedList<Element>) -> Void) throws(StoreError) -> ListChange {
