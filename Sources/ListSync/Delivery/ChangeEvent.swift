@@ -20,17 +20,6 @@ public struct ChangeEvent<Element: Sendable>: Sendable {
     /// The rows at `change.updated` (their new values), in that order.
     public let updatedRows: [Row<Element>]
 
-    /// An event from its parts.
-    init(
-        change: ListChange, origin: ChangeOrigin, count: Int, insertedRows: [Row<Element>], updatedRows: [Row<Element>]
-    ) {
-        self.change = change
-        self.origin = origin
-        self.count = count
-        self.insertedRows = insertedRows
-        self.updatedRows = updatedRows
-    }
-
     /// Applies the change to `rows`, the rows before it: afterwards they equal the list's rows at this event.
     /// - Precondition: `rows` are the rows the change was made for.
     /// - Complexity: O(n + k log k) for n rows and k changed rows.

@@ -19,7 +19,9 @@ package final class Locked<Value>: @unchecked Sendable {
     package init(_ value: Value) { self.value = value }
 
     /// Runs `body` with exclusive access to the value.
-    package func withLock<Result, Failure: Error>(_ body: (inout Value) throws(Failure) -> Result) throws(Failure) -> Result {
+    package func withLock<Result, Failure: Error>(
+        _ body: (inout Value) throws(Failure) -> Result
+    ) throws(Failure) -> Result {
         try mutex.withLock { _ throws(Failure) in try body(&value) }
     }
 }
