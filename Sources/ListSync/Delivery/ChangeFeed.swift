@@ -127,21 +127,25 @@ final class EventQueue<Element: Sendable>: Sendable {
     }
 
     /// Returns once there are events to take (true), or once the queue is finished and empty or the
-    /// calling task is cancelled (false).
+    /// calling task is cancelled (false). Events another caller took meanwhile do not count: it waits on.
     func waitForEvents() async -> Bool {
-        await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                state.withLock { state in
-                    if state.head < state.events.count || state.finished || Task.isCancelled {
-                        continuation.resume()
-                    } else {
-                        state.waiter = continuation
+        while true {
+            await withTaskCancellationHandler {
+                await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                    state.withLock { state in
+                        if state.head < state.events.count || state.finished || Task.isCancelled {
+                            continuation.resume()
+                        } else {
+                            state.waiter = continuation
+                        }
                     }
                 }
+            } onCancel: {
+                state.withLock { $0.wake() }
             }
-            return state.withLock { $0.head < $0.events.count }
-        } onCancel: {
-            state.withLock { $0.wake() }
+            let (available, finished) = state.withLock { ($0.head < $0.events.count, $0.finished) }
+            if available { return true }
+            if finished || Task.isCancelled { return false }
         }
     }
 

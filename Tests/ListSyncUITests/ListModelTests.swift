@@ -1,0 +1,113 @@
+import Foundation
+import ListSync
+import ListSyncNetwork
+import ListSyncUI
+import Observation
+import Synchronization
+import TestSupport
+import Testing
+
+/// The SwiftUI model shows every change, its own at once and remote ones when they reach the main
+/// actor, edits rows by identity even when it trails the list, and notifies observers.
+@MainActor @Suite(.timeLimit(.minutes(2)))
+struct ListModelTests {
+    typealias Peer = SyncPeer<ReplicatedList<String>>
+
+    static func peer(_ id: UInt64) throws -> Peer {
+        var configuration = PeerConfiguration(
+            sync: SyncSettings(document: "model", secret: Array("thirty-two bytes of a test secret".utf8)))
+        configuration.reconnectInitialDelay = .milliseconds(50)
+        configuration.log = { _ in }
+        return try Peer(replica: ReplicatedList(replicaID: ReplicaID(id)), configuration: configuration)
+    }
+
+    /// Waits (letting the main actor run) until `condition` holds or 20 s pass.
+    static func eventually(_ condition: () -> Bool) async -> Bool {
+        let deadline = ContinuousClock.now + .seconds(20)
+        while ContinuousClock.now < deadline {
+            if condition() { return true }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        return condition()
+    }
+
+    static func listRows(_ peer: Peer) -> [Row<String>] { peer.read { Array($0) } }
+
+    @Test func ownEditsShowAtOnce() throws {
+        let peer = try Self.peer(1)
+        defer { peer.stop() }
+        let model = ListModel(peer: peer)
+        model.append("Milk")
+        model.append("Eggs")
+        model.insert("Tea", at: 0)
+        #expect(model.rows.map(\.value) == ["Tea", "Milk", "Eggs"])
+        model.move(fromOffsets: [0], toOffset: 3)
+        #expect(model.rows.map(\.value) == ["Milk", "Eggs", "Tea"])
+        model[value: model.rows[1].id] = "Bread"
+        #expect(model.rows.map(\.value) == ["Milk", "Bread", "Tea"])
+        model.remove(atOffsets: [0, 2])
+        #expect(model.rows == Self.listRows(peer) && model.rows.map(\.value) == ["Bread"])
+        #expect(model[value: .placeholder(PlaceholderID(rawValue: 9))] == nil)
+        #expect(model.lastError == nil)
+    }
+
+    @Test func remoteChangesReachTheModelAndItsObservers() async throws {
+        let phone = try Self.peer(1)
+        let laptop = try Self.peer(2)
+        defer {
+            phone.stop()
+            laptop.stop()
+        }
+        let model = ListModel(peer: phone)
+        let notified = Mutex(false)
+        withObservationTracking {
+            _ = model.rows
+        } onChange: {
+            notified.withLock { $0 = true }
+        }
+        laptop.connect(to: try phone.listen(on: .loopbackIPv4()))
+        laptop.edit { $0.append(contentsOf: ["Paris", "Rome"]) }
+        #expect(await Self.eventually { model.rows.map(\.value) == ["Paris", "Rome"] })
+        #expect(notified.withLock { $0 })
+    }
+
+    @Test(arguments: [1, 2, 3] as [UInt64])
+    func randomEditsOnBothSidesKeepTheModelExact(seed: UInt64) async throws {
+        announceSeed(seed, of: "randomEditsOnBothSidesKeepTheModelExact", replay: "swift test --filter ListModelTests")
+        var generator = SplitMix64(seed: seed)
+        let phone = try Self.peer(1)
+        let laptop = try Self.peer(2)
+        defer {
+            phone.stop()
+            laptop.stop()
+        }
+        let model = ListModel(peer: phone)
+        laptop.connect(to: try phone.listen(on: .loopbackIPv4()))
+        for step in 0..<400 {
+            let count = model.rows.count
+            switch count < 3 ? 0 : Int.random(in: 0..<6, using: &generator) {
+            case 0: model.insert("m\(step)", at: Int.random(in: 0...count, using: &generator))
+            case 1:
+                model.move(
+                    fromOffsets: generator.offsets(in: count, maximum: 3),
+                    toOffset: Int.random(in: 0...count, using: &generator))
+            case 2: model.remove(atOffsets: generator.offsets(in: count, maximum: 2))
+            case 3: model[value: model.rows[Int.random(in: 0..<count, using: &generator)].id] = "e\(step)"
+            default:
+                // The laptop edits; its change reaches the model while the model keeps editing.
+                laptop.edit { list in
+                    list.insert("r\(step)", at: Int.random(in: 0...list.count, using: &generator))
+                    if list.count > 2 { list.move(from: 0, to: list.count - 1) }
+                }
+            }
+            if step % 20 == 0 { try await Task.sleep(for: .milliseconds(2)) }
+        }
+        let settled = await Self.eventually { Self.listRows(phone) == Self.listRows(laptop) }
+        #expect(settled, "the peers converge")
+        #expect(await Self.eventually { model.rows == Self.listRows(phone) }, "the model shows the phone's rows")
+        if model.rows != Self.listRows(phone) {
+            print("model", model.rows.map(\.value))
+            print("phone", Self.listRows(phone).map(\.value))
+        }
+    }
+}
