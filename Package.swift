@@ -51,6 +51,12 @@ let package = Package(
         .executableTarget(
             name: "NetworkSync", dependencies: ["ListSync", "ListSyncNetwork"], path: "Examples/NetworkSync",
             exclude: ["README.md"]),
+        .executableTarget(
+            name: "SavedAndSynced", dependencies: ["ListSync", "ListSyncNetwork", "ListSyncStore"],
+            path: "Examples/SavedAndSynced", exclude: ["README.md"]),
+        .executableTarget(
+            name: "ObservingChanges", dependencies: ["ListSync", "ListSyncNetwork", "ListSyncUI"],
+            path: "Examples/ObservingChanges", exclude: ["README.md"]),
         // UITableViewDragDelegate and UITableViewDropDelegate over ListSync; empty except on Apple platforms.
         .target(name: "UIKitAdapter", dependencies: ["ListSync"], path: "Examples/UIKitAdapter", exclude: ["README.md"]),
     ],

@@ -137,29 +137,42 @@ struct DurableReplicaTests {
 /// The README's "Durable replicas" example, with a peer and its change set filled in.
 struct ReadmeExampleTests {
     /// Stands in for the app's connection to a peer.
-    final class Peer {
-        private(set) var sent: [ChangeSet] = []
-        func send(_ changes: ChangeSet) { sent.append(changes) }
-    }
-
-    @Test func durableReplicaExampleRuns() throws {
+    @Test func updateMergeReadAndReopen() throws {
         let directory = try TemporaryDirectory()
         let groceriesPath = directory.file("groceries")
-        let peer = Peer()
         let other = ReplicatedList<String>()
         other.append("Eggs")
-        let receivedChangeSet = other.changes(since: VersionVector())
-
-        let store = try DurableReplica<String>(directory: groceriesPath)  // created on first use
-        let commit = try store.update { list in list.append("Milk") }  // logged and fsynced before it returns
-        peer.send(commit.changes)  // commit.change is the batch for the UI
-        try store.merge(receivedChangeSet)  // also logged before it returns
+        let store = try DurableReplica<String>(directory: groceriesPath)
+        try store.update { list in list.append("Milk") }
+        try store.merge(other.changes(since: VersionVector()))
         let titles = store.read { list in list.map(\.value) }
         try store.close()
 
-        #expect(Set(titles) == ["Milk", "Eggs"] && peer.sent.count == 1)
+        #expect(Set(titles) == ["Milk", "Eggs"])
         let reopened = try DurableReplica<String>(directory: groceriesPath)
         #expect(reopened.read { list in list.map(\.value) } == titles)
+        try reopened.close()
+    }
+
+    @Test func severalEditsInOneUpdateAreOneRecordAndOneBatch() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("groceries")
+        let store = try DurableReplica<String>(directory: path)
+        try store.update { $0.append(contentsOf: ["Milk", "Eggs"]) }
+        let before = store.read { Array($0) }
+        let commit = try store.update { list in
+            list.append("Tea")
+            list.move(from: 2, to: 0)
+            list.remove(at: 1)
+        }
+        #expect(commit.ticket.sequence == 2, "one log record for the three edits")
+        #expect(commit.change == ListChange(removed: [0], inserted: [0]))
+        var mirror = BatchMirror(before)
+        try mirror.apply(commit.change, from: store.read { Array($0) })
+        #expect(commit.changes.operationCount == 3)
+        try store.close()
+        let reopened = try DurableReplica<String>(directory: path)
+        #expect(reopened.read { $0.map(\.value) } == ["Tea", "Eggs"])
         try reopened.close()
     }
 }

@@ -6,7 +6,7 @@ struct ReadmeTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
 
-    @Test(arguments: ["QuickStart", "PlacesList", "NetworkSync"])
+    @Test(arguments: ["QuickStart", "PlacesList", "NetworkSync", "SavedAndSynced", "ObservingChanges"])
     func readmeQuotesExampleVerbatim(example: String) throws {
         let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
         let source = try String(
