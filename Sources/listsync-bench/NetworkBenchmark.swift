@@ -4,7 +4,8 @@ import ListSync
 import ListSyncNetwork
 
 /// Sync over loopback TCP: convergence of 3 and 5 peers after concurrent edits, live throughput between
-/// two peers, and bytes on the wire per operation. Prints one JSON object.
+/// two peers, bytes on the wire per operation, and the latency from an edit on one peer to the change
+/// event reaching the other peer's app. Prints one JSON object.
 enum NetworkBenchmark {
     /// A list peer.
     private typealias Peer = SyncPeer<ReplicatedList<String>>
@@ -32,6 +33,10 @@ enum NetworkBenchmark {
         let (opsPerSecond, bytesPerOperation) = try liveThroughput(operations: operations * 5)
         result.set("live_ops_per_s", opsPerSecond)
         result.set("live_bytes_per_op", bytesPerOperation)
+        let latencies = try eventLatencies(samples: min(operations, 1_000))
+        result.set("event_latency_samples", latencies.count)
+        result.set("event_latency_median_ms", latencies[latencies.count / 2] * 1e3)
+        result.set("event_latency_p99_ms", latencies[min(latencies.count - 1, latencies.count * 99 / 100)] * 1e3)
         print(result)
     }
 
@@ -98,6 +103,39 @@ enum NetworkBenchmark {
         }
         let bytes = Double(sender.statistics.bytesSent - bytesBefore)
         return (Double(operations) / seconds, bytes / Double(operations))
+    }
+
+    /// One peer makes `samples` inserts, one at a time; returns, sorted, the seconds from each edit's start
+    /// to its change event reaching a consumer of the other peer's ``SyncPeer/changeEvents()`` (a task,
+    /// as an app's handler would be).
+    private static func eventLatencies(samples: Int) throws -> [Double] {
+        let sender = try makePeer(1)
+        let receiver = try makePeer(2)
+        defer {
+            sender.stop()
+            receiver.stop()
+        }
+        receiver.connect(to: try sender.listen(on: .loopbackIPv4()))
+        try wait("two peers connecting") { sender.liveConnectionCount == 1 && receiver.liveConnectionCount == 1 }
+        let arrived = DispatchSemaphore(value: 0)
+        let events = receiver.changeEvents()
+        let consumer = Task.detached {
+            for await event in events where event.origin != .local { arrived.signal() }
+        }
+        defer { consumer.cancel() }
+        var generator = SplitMix64(seed: 7)
+        var latencies: [Double] = []
+        for step in 0..<samples {
+            let start = DispatchTime.now().uptimeNanoseconds
+            // An insert always changes the rows (a random move may land where the row is).
+            sender.edit { list in list.insert("latency \(step)", at: Int(generator.next() % UInt64(list.count + 1))) }
+            guard arrived.wait(timeout: .now() + .seconds(10)) == .success else {
+                throw UsageError("edit \(step) did not reach the other peer's events within 10 s")
+            }
+            latencies.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+        }
+        Measurement.progress("network: \(samples) edit-to-event latencies measured")
+        return latencies.sorted()
     }
 
     /// A random insert (half), move, value update or delete.

@@ -25,7 +25,8 @@ let usage = """
       all [--markdown]        every workload at N = 100,000 and the trace ../shared/traces/automerge-paper.json.gz
       crypto                  SHA-256, HMAC-SHA256, ChaCha20, Poly1305 and ChaCha20-Poly1305 throughput
       store [options]         durable storage: commits/s (always, batched), open time, snapshot bytes/row
-      network [OPS]           3 and 5 peers converging over loopback after OPS edits each (10000), live throughput
+      network [OPS]           3 and 5 peers converging over loopback after OPS edits each (10000), live throughput,
+                              latency from an edit to the other peer's change event (median, p99)
 
     OPTIONS:
       --repeat R              timed runs per workload; the median is reported (default 5)
