@@ -34,7 +34,8 @@ let package = Package(
         .testTarget(name: "ListSyncTests", dependencies: ["ListSync", "TestSupport"]),
         .testTarget(name: "ListSyncCryptoTests", dependencies: ["ListSyncCrypto", "ListSync"]),
         .testTarget(name: "ListSyncNetworkTests", dependencies: ["ListSyncNetwork", "ListSync", "TestSupport"]),
-        .testTarget(name: "ListSyncUITests", dependencies: ["ListSyncUI", "ListSync", "ListSyncNetwork", "TestSupport"]),
+        .testTarget(
+            name: "ListSyncUITests", dependencies: ["ListSyncUI", "ListSync", "ListSyncNetwork", "ListSyncStore", "TestSupport"]),
         // Runs the built syncdemo binary as a subprocess (a dependency, so it is built).
         .testTarget(name: "SyncDemoTests", dependencies: ["syncdemo", "TestSupport"]),
         // Opens a store and edits it until killed; the crash tests launch it (a dependency, so it is built).
@@ -57,6 +58,10 @@ let package = Package(
         .executableTarget(
             name: "ObservingChanges", dependencies: ["ListSync", "ListSyncNetwork", "ListSyncUI"],
             path: "Examples/ObservingChanges", exclude: ["README.md"]),
+        // A SwiftUI view over ListModel; empty except on Apple platforms.
+        .target(
+            name: "SwiftUIList", dependencies: ["ListSync", "ListSyncNetwork", "ListSyncUI"],
+            path: "Examples/SwiftUIList", exclude: ["README.md"]),
         // UITableViewDragDelegate and UITableViewDropDelegate over ListSync; empty except on Apple platforms.
         .target(name: "UIKitAdapter", dependencies: ["ListSync"], path: "Examples/UIKitAdapter", exclude: ["README.md"]),
     ],

@@ -7,6 +7,14 @@ import Synchronization
 import TestSupport
 import Testing
 
+@testable import ListSyncStore
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// The SwiftUI model shows every change, its own at once and remote ones when they reach the main
 /// actor, edits rows by identity even when it trails the list, and notifies observers.
 @MainActor @Suite(.timeLimit(.minutes(2)))
@@ -49,6 +57,34 @@ struct ListModelTests {
         #expect(model.rows == Self.listRows(peer) && model.rows.map(\.value) == ["Bread"])
         #expect(model[value: .placeholder(PlaceholderID(rawValue: 9))] == nil)
         #expect(model.lastError == nil)
+    }
+
+    @Test func anEditTheStoreCannotLogChangesNothingAndIsReported() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("model-\(UUID())").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let faults = FileFaults()
+        var options = StoreOptions()
+        options.faults = faults
+        let store = try DurableReplica<String>(directory: path, options: options)
+        defer { try? store.close() }
+        let peer = try SyncPeer(
+            replica: store,
+            configuration: PeerConfiguration(
+                sync: SyncSettings(
+                    document: "model", secret: Array("thirty-two bytes of a test secret".utf8))))
+        defer { peer.stop() }
+        let model = ListModel(peer: peer)
+        model.append("Milk")
+        faults.fail("write", errno: ENOSPC, times: 1)
+        model.append("Eggs")
+        #expect(model.rows.map(\.value) == ["Milk"] && store.read { $0.map(\.value) } == ["Milk"])
+        guard case .noSpace? = model.lastError else {
+            Issue.record("lastError is \(String(describing: model.lastError))")
+            return
+        }
+        model.lastError = nil
+        model.append("Eggs")
+        #expect(model.rows.map(\.value) == ["Milk", "Eggs"] && model.lastError == nil)
     }
 
     @Test func remoteChangesReachTheModelAndItsObservers() async throws {

@@ -10,7 +10,8 @@ import Observation
 /// @State var model = ListModel(peer: peer)          // a SyncPeer over a list or a store
 /// List {
 ///     ForEach(model.rows) { row in
-///         if let title = Binding($model[value: row.id]) { TextField("Title", text: title) }
+///         TextField("Title", text: Binding(get: { model[value: row.id] ?? row.value },
+///                                          set: { model[value: row.id] = $0 }))
 ///     }
 ///     .onMove { model.move(fromOffsets: $0, toOffset: $1) }
 ///     .onDelete { model.remove(atOffsets: $0) }
@@ -25,8 +26,8 @@ import Observation
 public final class ListModel<Replica: SyncReplica> {
     /// The rows to show, pending placeholders included.
     public private(set) var rows: [Row<Replica.Value>]
-    /// Why the last edit that failed was not kept; nil until one fails.
-    public private(set) var lastError: Replica.CommitFailure?
+    /// Why the last edit that failed was not kept; nil until one fails (set it to nil once shown).
+    public var lastError: Replica.CommitFailure?
 
     /// The peer whose list this is.
     @ObservationIgnored public let peer: SyncPeer<Replica>
@@ -45,7 +46,7 @@ public final class ListModel<Replica: SyncReplica> {
 
     /// The value of the row `id` as shown, or nil when it is not shown; setting it edits that row
     /// (``ReplicatedList/updateValue(_:forRow:)``), and setting it on a placeholder or a row deleted
-    /// meanwhile does nothing. Wrap `$model[value: id]` in SwiftUI's `Binding(_:)` for a control.
+    /// meanwhile does nothing: the get and set of a SwiftUI `Binding` for a control.
     public subscript(value id: ItemID) -> Replica.Value? {
         get { rows.first { $0.id == id }?.value }
         set {
@@ -84,7 +85,6 @@ public final class ListModel<Replica: SyncReplica> {
     public func edit(_ body: (ReplicatedList<Replica.Value>) -> Void) {
         do {
             try peer.edit { list in body(list) }
-            lastError = nil
         } catch let error as Replica.CommitFailure {
             lastError = error
         } catch {
