@@ -93,6 +93,33 @@ struct SyncNodeTests {
         #expect(network.rows[1].count == 50)
     }
 
+    @Test func aTransactionIsOneChangeSetAndOneEventOnEachSide() {
+        let network = MemoryNetwork(count: 2, seed: 8)
+        network.link(0, 1)
+        network.nodes[0].edit { $0.append(contentsOf: ["a", "b", "c"]) }
+        network.runUntilQuiet()
+        let local = network.nodes[0].changeFeed.subscribe(from: network.nodes[0].replica)
+        let remote = network.nodes[1].changeFeed.subscribe(from: network.nodes[1].replica)
+        network.nodes[0].edit { list in
+            list.append("d")
+            list.move(from: 3, to: 0)
+            list.remove(at: 1)
+            list.updateValue("B", at: 1)
+        }
+        network.runUntilQuiet()
+        #expect(network.nodes[1].statistics.changeSetsApplied == 2, "the first three rows, then the transaction")
+        let (localEvents, remoteEvents) = (local.takeAvailable(), remote.takeAvailable())
+        #expect(localEvents.map(\.origin) == [.local])
+        #expect(remoteEvents.map(\.origin) == [.remote(peers: [network.nodes[0].replicaID])])
+        #expect(localEvents.first?.change == ListChange(removed: [0], inserted: [0], updated: [1]))
+        var localRows = local.initialRows
+        for event in localEvents { event.apply(to: &localRows) }
+        var remoteRows = remote.initialRows
+        for event in remoteEvents { event.apply(to: &remoteRows) }
+        #expect(localRows == Array(network.nodes[0].replica) && remoteRows == Array(network.nodes[1].replica))
+        #expect(remoteRows.map(\.value) == ["d", "B", "c"])
+    }
+
     /// A peer that pulls nothing: its queue stays bounded, then one resync brings it up to date.
     @Test func fullOutboxFallsBackToResync() {
         var settings = SyncSettings.test
