@@ -31,8 +31,17 @@ extension ReplicatedList where Element: DragRepresentable {
         for item in items { plans.append(try plan(for: item, policy: policy)) }
         if proposal.intent == .insertIntoDestination { return mergeIntoRow(plans, at: proposal.destination, policy) }
 
+        // One batch for the whole drop: the combination of its moves and inserts.
         var result = DropResult<Element>()
-        let destination = Swift.min(Swift.max(proposal.destination, 0), count)
+        let change = transaction { list in list.land(plans, at: proposal.destination, into: &result) }.change
+        result.change = change
+        return result
+    }
+
+    /// Moves the rows of `plans` as one block to `destination` and inserts the other items around them,
+    /// in item order, noting what it moved and inserted in `result`.
+    private func land(_ plans: [ItemPlan], at destination: Int, into result: inout DropResult<Element>) {
+        let destination = Swift.min(Swift.max(destination, 0), count)
         var moves: [(row: RowID, from: Int)] = []
         for case .move(let row) in plans {
             guard let index = index(forRow: row) else { continue }
@@ -53,16 +62,6 @@ extension ReplicatedList where Element: DragRepresentable {
             }
         }
         insertRun(&run, at: &cursor, into: &result)
-        // One batch for the whole drop: rows that are neither moved nor new keep their relative order
-        // (rows displaced from equal keys stay where they are too), so moves and inserts describe it.
-        result.change.moved = CompactArray(
-            moves.compactMap { move in
-                index(forRow: move.row).map { ListChange.Move(from: move.from, to: $0) }
-            }.sorted { $0.from < $1.from })
-        result.change.inserted = CompactArray(
-            (result.insertedRows.compactMap(index(forRow:))
-                + result.pendingLoads.compactMap { placeholderIndex($0.placeholder) }).sorted())
-        return result
     }
 
     private func plan(for item: DropItem<Element>, policy: DropPolicy<Element>) throws(RepresentationError) -> ItemPlan
