@@ -64,6 +64,39 @@ struct FullDiskTests {
         try reopened.close()
     }
 
+    /// The rows an app shows are the rows before a change that failed: placeholders pending then are put
+    /// back where they were, with their IDs, so their loads can still commit them (before, the rebuilt
+    /// list had lost them, and an app's copy of the rows no longer matched).
+    @Test(arguments: ["update", "merge"])
+    func placeholdersPendingBeforeAFailedChangeAreKept(failing: String) throws {
+        let directory = try TemporaryDirectory()
+        let faults = FileFaults()
+        let store = try Self.store(in: directory, faults: faults)
+        let peer = try ReplicatedList<String>(snapshot: store.read { $0.snapshot() })
+        peer.append("from the peer")
+        var ids: [PlaceholderID] = []
+        try store.update { list in ids = list.insertPlaceholders(showing: ["Loading 1", "Loading 2"], at: 1).ids }
+        try store.update { list in _ = list.insertPlaceholders(showing: ["Loading 3"], at: 4) }
+        let before = store.read { Array($0) }
+        faults.fail("write", errno: ENOSPC, times: 1)
+        #expect(throws: StoreError.self) {
+            if failing == "update" {
+                try store.update { list in
+                    _ = try? list.commitPlaceholder(ids[0], value: "Katherine")
+                    list.insert("Barbara", at: 0)
+                    _ = list.insertPlaceholders(showing: ["Loading 4"], at: 0)
+                }
+            } else {
+                try store.merge(peer.changes(since: store.read { $0.versionVector }))
+            }
+        }
+        #expect(store.read { Array($0) } == before, "the rows are as they were, placeholders included")
+        var row: RowID?
+        try store.update { list in row = try? list.commitPlaceholder(ids[0], value: "Katherine").row }
+        store.read { $0._checkInvariants() }
+        #expect(row.flatMap { row in store.read { $0.index(forRow: row) } } == 1, "the load commits where it was")
+    }
+
     @Test func mergeThatCouldNotBeLoggedIsNotApplied() throws {
         let directory = try TemporaryDirectory()
         let faults = FileFaults()

@@ -36,6 +36,21 @@ extension ListCore {
         return (ids, ListChange(inserting: destination..<(destination + count)))
     }
 
+    /// Puts placeholder `id` back with `key` (one a list rebuilt from the same rows had): it lands where
+    /// that key puts it, as it was; later placeholders get IDs above it.
+    /// - Returns: the change; `touched.valueSlots[0]` is its slot.
+    /// - Complexity: O(log n)
+    mutating func restorePlaceholder(_ id: PlaceholderID, key: PositionKey) -> ListChange {
+        precondition(rows.slot(of: id) == nil, "\(id) is pending already")
+        touched.removeAll()
+        let slot = rows.addPlaceholder(id, key: key)
+        let index = order.lowerBound(rows.bound(of: slot), rows: rows)
+        order.insert(slot, bound: rows.bound(of: slot), at: index, rows: rows)
+        nextPlaceholder = Swift.max(nextPlaceholder, id.rawValue + 1)
+        touched.valueSlots.append(slot)
+        return ListChange(.inserted(index))
+    }
+
     /// The index of placeholder `id`, or nil when it is not pending.
     /// - Complexity: O(log n)
     @usableFromInline

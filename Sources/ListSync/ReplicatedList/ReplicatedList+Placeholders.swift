@@ -64,6 +64,33 @@ extension ReplicatedList {
     }
 }
 
+/// Keeping pending placeholders across a rebuild of the list (a store that rolls back a change it could
+/// not log rebuilds the list from its files, which hold no placeholders).
+extension ReplicatedList {
+    /// A pending placeholder as a rebuilt list needs it back.
+    package struct PendingPlaceholder {
+        let id: PlaceholderID
+        let key: PositionKey
+        let value: Element
+    }
+
+    /// The pending placeholders, with their keys and provisional values.
+    /// - Complexity: O(p) for p placeholders.
+    package var pendingPlaceholders: [PendingPlaceholder] {
+        core.rows.placeholders.map { id, slot in
+            PendingPlaceholder(id: id, key: core.rows[slot].key, value: value(inSlot: slot))
+        }
+    }
+
+    /// Puts `placeholders`, taken from a list with the same rows, back where they were, with their IDs.
+    /// - Complexity: O(p log n) for p placeholders.
+    package func restore(_ placeholders: [PendingPlaceholder]) {
+        for placeholder in placeholders {
+            _ = store(core.restorePlaceholder(placeholder.id, key: placeholder.key)) { _ in placeholder.value }
+        }
+    }
+}
+
 /// Why a placeholder operation could not be done. Nothing changed.
 public enum PlaceholderError: Error, Hashable, Sendable {
     /// The placeholder was committed or removed already (or never existed in this replica).

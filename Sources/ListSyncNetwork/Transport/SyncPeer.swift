@@ -20,7 +20,8 @@ import ListSync
 /// ```
 /// All methods are thread-safe. The replica is only touched under the peer's lock: read and change it
 /// with ``read(_:)`` and ``edit(_:)``, and do not keep a reference to it past their closures. Observe
-/// every change, local or remote, with ``changeEvents()`` (or ``onChange(_:)`` on the main actor).
+/// every change, local or remote, with ``changeEvents()`` (an `AsyncSequence`, or a main-actor closure
+/// with its `observe(_:)`).
 public final class SyncPeer<Replica: SyncReplica>: Sendable {
     /// The loop state, guarded.
     private let loop: Locked<PeerLoop<Replica>>
