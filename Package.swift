@@ -7,6 +7,7 @@ let package = Package(
         .library(name: "ListSync", targets: ["ListSync"]),
         .library(name: "ListSyncStore", targets: ["ListSyncStore"]),
         .library(name: "ListSyncNetwork", targets: ["ListSyncNetwork"]),
+        .library(name: "ListSyncUI", targets: ["ListSyncUI"]),
         .executable(name: "syncdemo", targets: ["syncdemo"]),
     ],
     targets: [
@@ -26,11 +27,14 @@ let package = Package(
             path: "Sources/listsync-bench"),
         // Sync over TCP: a transport-free sync core (handshake, anti-entropy, relay) and a BSD-socket adapter.
         .target(name: "ListSyncNetwork", dependencies: ["ListSync", "ListSyncCrypto"]),
+        // What table views (UIKit) and SwiftUI lists need to show a synced list: batches, placeholders, identifiers.
+        .target(name: "ListSyncUI", dependencies: ["ListSync", "ListSyncNetwork"]),
         // Seeded random generators and reference models shared by the test targets.
         .target(name: "TestSupport", dependencies: ["ListSync"], path: "Tests/TestSupport"),
         .testTarget(name: "ListSyncTests", dependencies: ["ListSync", "TestSupport"]),
         .testTarget(name: "ListSyncCryptoTests", dependencies: ["ListSyncCrypto", "ListSync"]),
         .testTarget(name: "ListSyncNetworkTests", dependencies: ["ListSyncNetwork", "ListSync", "TestSupport"]),
+        .testTarget(name: "ListSyncUITests", dependencies: ["ListSyncUI", "ListSync", "ListSyncNetwork", "TestSupport"]),
         // Runs the built syncdemo binary as a subprocess (a dependency, so it is built).
         .testTarget(name: "SyncDemoTests", dependencies: ["syncdemo", "TestSupport"]),
         // Opens a store and edits it until killed; the crash tests launch it (a dependency, so it is built).
@@ -48,7 +52,9 @@ let package = Package(
             name: "NetworkSync", dependencies: ["ListSync", "ListSyncNetwork"], path: "Examples/NetworkSync",
             exclude: ["README.md"]),
         // UITableViewDragDelegate and UITableViewDropDelegate over ListSync; empty except on Apple platforms.
-        .target(name: "UIKitAdapter", dependencies: ["ListSync"], path: "Examples/UIKitAdapter", exclude: ["README.md"]),
+        .target(
+            name: "UIKitAdapter", dependencies: ["ListSync", "ListSyncNetwork", "ListSyncUI"],
+            path: "Examples/UIKitAdapter", exclude: ["README.md"]),
     ],
     swiftLanguageModes: [.v6]
 )
