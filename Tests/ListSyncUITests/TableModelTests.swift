@@ -134,6 +134,20 @@ struct TableModelTests {
         #expect(table.updates.count == 1)
     }
 
+    @Test func changesKeepArrivingAfterTheModelTookSomeItself() async throws {
+        let peer = try Self.makePeer(1, values: ["a"])
+        defer { peer.stop() }
+        let (model, table) = Self.makeTable(peer)
+        for round in 0..<20 {
+            try await Task.sleep(for: .milliseconds(1))  // the model's observation waits
+            peer.edit { list in list.append("other \(round)") }  // wakes it
+            try model.removeRow(at: 0)  // takes that change with its own, before the observation looks
+            try await Task.sleep(for: .milliseconds(1))
+            peer.edit { list in list.append("later \(round)") }  // still shown
+            try await Self.settle(model, table, "round \(round)")
+        }
+    }
+
     @Test func aCommittedPlaceholderKeepsItsItemIdentifier() async throws {
         let peer = try Self.makePeer(1, values: ["a", "b", "c"])
         defer { peer.stop() }
