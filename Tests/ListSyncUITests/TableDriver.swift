@@ -22,6 +22,9 @@ final class TableDriver {
     /// Load failures reported, and those expected.
     private(set) var failures = 0
     private(set) var expectedFailures = 0
+    /// Reorders the table made while other changes were arriving (shown on the next turn), and commits.
+    private(set) var correctedMoves = 0
+    private(set) var commits = 0
 
     init(_ model: TableModel<ReplicatedList<String>>, _ table: RecordingTable<ReplicatedList<String>>) {
         self.model = model
@@ -61,6 +64,7 @@ final class TableDriver {
             let destination = Int.random(in: 0..<model.count, using: &random)
             table.userMovesRow(from: source, to: destination)
             try model.moveRow(at: source, to: destination)
+            if model.hasUnshownChanges { correctedMoves += 1 }
             #expect(table.mirror.rows == table.cells(of: model), "the table shows its own move")
         case 2:
             guard model.count > 0 else { return }
@@ -128,6 +132,7 @@ final class TableDriver {
             #expect(taken.contains { $0.load.placeholder == placeholder && $0.value == nil })
         }
         for item in taken where item.value != nil && shown.contains(item.load.placeholder) {
+            commits += 1
             let index = model.itemIdentifiers.firstIndex(of: .placeholder(item.load.placeholder))
             #expect(
                 index.map { !model.isPlaceholder(at: $0) && model.rows[$0].value == item.value } == true,
