@@ -12,13 +12,17 @@ import ListSyncNetwork
 /// (``itemIdentifier(at:)``), and its update is a reconfigure.
 ///
 /// ```swift
-/// let model = TableModel(peer: peer) { [weak tableView] update in tableView?.apply(update) }
+/// model = TableModel(peer: peer) { [weak tableView] update in
+///     tableView?.performBatchUpdates { /* update.change: deleteRows, insertRows, moveRow */ }
+///     tableView?.reconfigureRows(at: /* update.change.updated */)
+/// }
 /// // UITableViewDataSource
 /// func tableView(_ tableView: UITableView, numberOfRowsInSection section: Int) -> Int { model.count }
 /// func tableView(_ tableView: UITableView, moveRowAt source: IndexPath, to destination: IndexPath) {
-///     try? model.moveRow(at: source.row, to: destination.row)
+///     do { try model.moveRow(at: source.row, to: destination.row) } catch { report(error) }
 /// }
 /// ```
+/// Examples/UIKitAdapter is a complete data source, drag delegate and drop delegate over it.
 @MainActor
 public final class TableModel<Replica: SyncReplica> {
     /// The type of the rows' values.
@@ -164,31 +168,35 @@ public final class TableModel<Replica: SyncReplica> {
     func update(
         for unshown: Unshown, committed commits: [PlaceholderID: RowID]
     ) -> (update: TableUpdate?, aliases: [RowID: PlaceholderID]) {
-        let oldItems = itemIdentifiers
         var change = unshown.change
         var aliases = self.aliases
         for index in change.removed {
             if let row = rows[index].rowID { aliases[row] = nil }
         }
-        var replaced: [(old: Int, new: Int)] = []
-        for (placeholder, row) in commits {
-            guard let old = oldItems.firstIndex(of: .placeholder(placeholder)), change.removed.contains(old),
-                let new = unshown.rows.firstIndex(where: { $0.rowID == row }), change.inserted.contains(new)
-            else { continue }  // the table never showed the placeholder, or no longer shows the row
-            aliases[row] = placeholder
-            replaced.append((old, new))
-        }
-        let newItems = unshown.rows.map { Self.item(of: $0, aliases) }
-        for (old, new) in replaced {
-            change = change.keepingItem(from: old, to: new, oldItems: oldItems, newItems: newItems)
-        }
-        for item in unshown.shownMoves {
-            guard let new = newItems.firstIndex(of: item) else { continue }
-            change = change.withoutNeedlessMove(to: new, oldItems: oldItems, newItems: newItems)
+        if !commits.isEmpty || !unshown.shownMoves.isEmpty {
+            // Only then are the whole lists of identifiers needed (O(n)).
+            let oldItems = itemIdentifiers
+            var replaced: [(old: Int, new: Int)] = []
+            for (placeholder, row) in commits {
+                guard let old = oldItems.firstIndex(of: .placeholder(placeholder)), change.removed.contains(old),
+                    let new = unshown.rows.firstIndex(where: { $0.rowID == row }), change.inserted.contains(new)
+                else { continue }  // the table never showed the placeholder, or no longer shows the row
+                aliases[row] = placeholder
+                replaced.append((old, new))
+            }
+            let newItems = unshown.rows.map { Self.item(of: $0, aliases) }
+            for (old, new) in replaced {
+                change = change.keepingItem(from: old, to: new, oldItems: oldItems, newItems: newItems)
+            }
+            for item in unshown.shownMoves {
+                guard let new = newItems.firstIndex(of: item) else { continue }
+                change = change.withoutNeedlessMove(to: new, oldItems: oldItems, newItems: newItems)
+            }
         }
         guard !change.isEmpty else { return (nil, aliases) }
         let update = TableUpdate(
-            change: change, reconfiguredItems: change.updated.map { newItems[$0] }, count: newItems.count)
+            change: change, reconfiguredItems: change.updated.map { Self.item(of: unshown.rows[$0], aliases) },
+            count: unshown.rows.count)
         return (update, aliases)
     }
 
