@@ -148,6 +148,30 @@ struct TableModelTests {
         }
     }
 
+    @Test func aCommitTheReplicaCannotKeepIsReported() async throws {
+        let replica = FlakyReplica(1, values: ["a", "b"])
+        let peer = try Self.makePeer(replica)
+        defer { peer.stop() }
+        let (model, table) = Self.makeTable(peer)
+        let drop = try model.performDrop([Self.loading(Array("Lisbon".utf8))], at: .gap(1), policy: Self.policy)
+        replica.failing.store(true, ordering: .sequentiallyConsistent)
+        var failures: [TableEditError] = []
+        await model.completeLoads(drop.pendingLoads) { failures.append($0) }
+        #expect(failures.count == 1)
+        if case .notKept(let cause) = failures.first {
+            #expect(cause is FlakyReplica.NotLogged)
+        } else {
+            Issue.record("expected notKept, got \(failures)")
+        }
+        try await Self.settle(model, table)
+        // This replica refuses the withdrawal too: the placeholder stays until it can be removed.
+        #expect(model.isPlaceholder(at: 1))
+        replica.failing.store(false, ordering: .sequentiallyConsistent)
+        try model.removeRow(at: 1)
+        try await Self.settle(model, table)
+        #expect(Self.values(peer) == ["a", "b"])
+    }
+
     @Test func aCommittedPlaceholderKeepsItsItemIdentifier() async throws {
         let peer = try Self.makePeer(1, values: ["a", "b", "c"])
         defer { peer.stop() }

@@ -67,7 +67,9 @@ extension TableModel where Replica.Value: DragRepresentable {
     /// loads still running and withdraws their placeholders.
     /// - Parameter failed: called with each item that did not become a row: a load or decoding that
     ///   failed (``TableEditError/loadFailed(placeholder:_:)``), or a commit the replica could not keep
-    ///   (``TableEditError/notKept(_:)``, its placeholder then withdrawn). Not for cancelled loads.
+    ///   (``TableEditError/notKept(_:)``; its placeholder is then withdrawn, unless the replica refuses
+    ///   that edit too: it stays, drawn as loading, until ``removeRow(at:)`` can withdraw it). Not for
+    ///   cancelled loads.
     public func completeLoads(_ loads: [DropResult<Element>.PendingLoad], failed: (TableEditError) -> Void) async {
         await withTaskGroup(of: (Int, Result<Element, any Error>).self) { group in
             for (offset, load) in loads.enumerated() {
