@@ -224,6 +224,29 @@ struct TableModelTests {
         #expect(model.itemIdentifier(at: 3) == .placeholder(placeholder))
     }
 
+    @Test func anyDragRepresentableValueWorks() async throws {
+        let list = ReplicatedList<VCard>(replicaID: ReplicaID(1))
+        list.append(contentsOf: [VCard(formattedName: "Ada"), VCard(formattedName: "Grace")])
+        let peer = try Self.makePeer(list)
+        defer { peer.stop() }
+        let (model, table) = Self.makeTable(peer)
+        let card = VCard(formattedName: "Edsger", phones: ["+31 20 555 0100"])
+        let data = card.vCardData()
+        let drop = try model.performDrop(
+            [DropItem(.provider(typeIdentifiers: [.vCard]) { _ in data })], at: .gap(2),
+            policy: DropPolicy(loadingValue: VCard(formattedName: "Loading…")))
+        let placeholder = try #require(drop.pendingLoads.first?.placeholder)
+        await model.completeLoads(drop.pendingLoads) { Issue.record("\($0)") }
+        #expect(table.updates.map(\.change) == [ListChange(inserted: [2]), ListChange(updated: [2])])
+        #expect(model.itemIdentifier(at: 2) == .placeholder(placeholder))
+        table.userMovesRow(from: 2, to: 0)
+        try model.moveRow(at: 2, to: 0)
+        let dragged = model.dragItems(beginningAt: 0, selection: [])
+        #expect(dragged.map(\.value.formattedName) == ["Edsger"] && dragged.first?.value.phones == card.phones)
+        try await Self.settle(model, table)
+        #expect(Self.values(peer).map(\.formattedName) == ["Edsger", "Ada", "Grace"])
+    }
+
     @Test func dropErrorsAreReported() async throws {
         let peer = try Self.makePeer(1, values: ["a", "b"])
         defer { peer.stop() }
