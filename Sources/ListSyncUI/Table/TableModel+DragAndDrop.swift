@@ -41,8 +41,8 @@ extension TableModel where Replica.Value: DragRepresentable {
 
     /// Drops `items` at `target`, a place in the table (``ReplicatedList/performDrop(_:proposal:policy:)``),
     /// and shows the drop (placeholders included) at once, as `tableView(_:performDropWith:)` must.
-    /// - Returns: what the drop did; pass its ``DropResult/pendingLoads`` to
-    ///   ``completeLoads(_:failed:)``.
+    /// - Returns: what the drop did (its batch is the list's; the table has been told through `show`);
+    ///   pass its ``DropResult/pendingLoads`` to ``completeLoads(_:failed:)``.
     /// - Throws: ``TableEditError/undecodableDrop(_:)`` when data at hand does not decode, or
     ///   ``TableEditError/notKept(_:)`` when the replica could not keep the drop; nothing changed then.
     /// - Complexity: O(n + k log n) for n rows and k items.
