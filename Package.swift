@@ -63,7 +63,9 @@ let package = Package(
             name: "SwiftUIList", dependencies: ["ListSync", "ListSyncNetwork", "ListSyncUI"],
             path: "Examples/SwiftUIList", exclude: ["README.md"]),
         // UITableViewDragDelegate and UITableViewDropDelegate over ListSync; empty except on Apple platforms.
-        .target(name: "UIKitAdapter", dependencies: ["ListSync"], path: "Examples/UIKitAdapter", exclude: ["README.md"]),
+        .target(
+            name: "UIKitAdapter", dependencies: ["ListSync", "ListSyncNetwork", "ListSyncUI"],
+            path: "Examples/UIKitAdapter", exclude: ["README.md"]),
     ],
     swiftLanguageModes: [.v6]
 )
