@@ -77,7 +77,8 @@ extension ChangeEvents {
 public final class ChangeObservation: Sendable {
     private let task: Task<Void, Never>
 
-    init(_ task: Task<Void, Never>) { self.task = task }
+    /// Owns `task`, which is cancelled when this is released (a model's own loop over the events).
+    package init(_ task: Task<Void, Never>) { self.task = task }
 
     deinit { task.cancel() }
 

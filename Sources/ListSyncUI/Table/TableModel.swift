@@ -44,9 +44,8 @@ public final class TableModel<Replica: SyncReplica> {
 
     private let events: ChangeEvents<Element>
     private let show: @MainActor (TableUpdate) -> Void
-    private var observation: CancelledOnRelease?
-    /// Whether the model took events itself (after its own edit) since the observation began waiting.
-    private var tookEventsWhileWaiting = false
+    /// Takes changes on the main actor as they arrive; released (and so stopped) with the model.
+    private var observation: ChangeObservation?
     private var unshown: Unshown?
     /// The placeholder whose item identifier each committed row keeps.
     private var aliases: [RowID: PlaceholderID] = [:]
@@ -62,20 +61,12 @@ public final class TableModel<Replica: SyncReplica> {
         self.show = show
         events = peer.changeEvents()
         rows = events.initialRows
-        observation = CancelledOnRelease(
+        observation = ChangeObservation(
             Task { [weak self, events] in
-                while !Task.isCancelled {
-                    self?.tookEventsWhileWaiting = false
-                    let arrived = await events.waitForEvents()
+                while await events.waitForEvents() {
                     guard let self else { return }
-                    if arrived {
-                        absorb(events.takeAvailable())
-                        showUnshown()
-                    } else if !tookEventsWhileWaiting {
-                        return  // the peer stopped, or the model was released
-                    }
-                    // Otherwise the wait saw events that the model took after its own edit: wait again.
-                    // (`ChangeEvents.observe` would stop for good here: its wait says false then.)
+                    absorb(events.takeAvailable())
+                    showUnshown()
                 }
             })
     }
@@ -102,11 +93,7 @@ public final class TableModel<Replica: SyncReplica> {
     /// Runs `body` on the list through the peer (one transaction), then takes every change delivered
     /// meanwhile, which includes this one, to be shown.
     func edit<Result: Sendable>(_ body: (ReplicatedList<Element>) -> Result) throws(TableEditError) -> Result {
-        defer {
-            let taken = events.takeAvailable()
-            if !taken.isEmpty { tookEventsWhileWaiting = true }
-            absorb(taken)
-        }
+        defer { absorb(events.takeAvailable()) }
         do {
             return try peer.edit(body)
         } catch {
