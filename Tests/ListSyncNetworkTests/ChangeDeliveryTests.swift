@@ -8,9 +8,13 @@ import Testing
 
 /// Every change of a peer's rows, local or remote, reaches a subscriber exactly once and in order: a
 /// consumer that applies each event to a plain array (checked as a table view would) ends equal to
-/// the list, also when it is slow and events are combined.
+/// the list, also when it is slow and events are combined. `LISTSYNC_DELIVERY_SEEDS=N` runs N seeds;
+/// `LISTSYNC_DELIVERY_SEED=S` replays one.
 @Suite(.timeLimit(.minutes(5)))
 struct ChangeDeliveryTests {
+    static let environment = ProcessInfo.processInfo.environment
+    static let seeds = 1...(environment["LISTSYNC_DELIVERY_SEEDS"].flatMap { UInt64($0) } ?? 3)
+
     /// A consumer's rows, the events it took, and the first batch that did not fit them.
     final class Consumer: Sendable {
         private let state: Mutex<(rows: [Row<String>], events: Int, remote: Int, failure: String?)>
@@ -72,9 +76,21 @@ struct ChangeDeliveryTests {
         }
     }
 
-    @Test(arguments: [1, 2, 3] as [UInt64])
+    @Test(arguments: seeds)
     func everyChangeReachesTheConsumerOnce(seed: UInt64) async throws {
-        announceSeed(seed, of: "everyChangeReachesTheConsumerOnce", replay: "swift test --filter ChangeDeliveryTests")
+        try await Self.run(seed: seed)
+    }
+
+    @Test func replayDeliverySeed() async throws {
+        try await Self.run(seed: Self.environment["LISTSYNC_DELIVERY_SEED"].flatMap { UInt64($0) } ?? 4)
+    }
+
+    /// Three peers in a ring edit at random, 1,500 steps of one to three edits (some while a consumer
+    /// is slow, one consumer starting late); every consumer ends equal to its list.
+    static func run(seed: UInt64) async throws {
+        announceSeed(
+            seed, of: "change delivery",
+            replay: "LISTSYNC_DELIVERY_SEED=\(seed) swift test --filter replayDeliverySeed")
         var generator = SplitMix64(seed: seed)
         let peers = try (1...3).map { try makePeer(UInt64($0)) }
         defer { for peer in peers { peer.stop() } }
