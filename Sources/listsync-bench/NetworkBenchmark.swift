@@ -48,6 +48,21 @@ enum NetworkBenchmark {
         return try Peer(replica: ReplicatedList(replicaID: ReplicaID(id)), configuration: configuration)
     }
 
+    /// Two peers, the second connected to the first and live (stop both when done).
+    private static func connectedPair() throws -> (sender: Peer, receiver: Peer) {
+        let sender = try makePeer(1)
+        let receiver = try makePeer(2)
+        do {
+            receiver.connect(to: try sender.listen(on: .loopbackIPv4()))
+            try wait("two peers connecting") { sender.liveConnectionCount == 1 && receiver.liveConnectionCount == 1 }
+        } catch {
+            sender.stop()
+            receiver.stop()
+            throw error
+        }
+        return (sender, receiver)
+    }
+
     /// Polls until `condition` holds; throws after ``convergenceLimit`` seconds.
     private static func wait(_ what: String, _ condition: () -> Bool) throws {
         let start = DispatchTime.now().uptimeNanoseconds
@@ -84,14 +99,11 @@ enum NetworkBenchmark {
     /// One peer edits as fast as it can while the other receives; returns operations per second until
     /// the receiver has everything, and bytes sent per operation.
     private static func liveThroughput(operations: Int) throws -> (Double, Double) {
-        let sender = try makePeer(1)
-        let receiver = try makePeer(2)
+        let (sender, receiver) = try connectedPair()
         defer {
             sender.stop()
             receiver.stop()
         }
-        receiver.connect(to: try sender.listen(on: .loopbackIPv4()))
-        try wait("two peers connecting") { sender.liveConnectionCount == 1 && receiver.liveConnectionCount == 1 }
         let bytesBefore = sender.statistics.bytesSent
         var generator = SplitMix64(seed: 99)
         let (seconds, _) = try Measurement.seconds {
@@ -109,14 +121,11 @@ enum NetworkBenchmark {
     /// to its change event reaching a consumer of the other peer's ``SyncPeer/changeEvents()`` (a task,
     /// as an app's handler would be).
     private static func eventLatencies(samples: Int) throws -> [Double] {
-        let sender = try makePeer(1)
-        let receiver = try makePeer(2)
+        let (sender, receiver) = try connectedPair()
         defer {
             sender.stop()
             receiver.stop()
         }
-        receiver.connect(to: try sender.listen(on: .loopbackIPv4()))
-        try wait("two peers connecting") { sender.liveConnectionCount == 1 && receiver.liveConnectionCount == 1 }
         let arrived = DispatchSemaphore(value: 0)
         let events = receiver.changeEvents()
         let consumer = Task.detached {

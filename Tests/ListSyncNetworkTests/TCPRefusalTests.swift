@@ -1,5 +1,6 @@
 import Foundation
 import ListSync
+import TestSupport
 import Testing
 
 @testable import ListSyncNetwork

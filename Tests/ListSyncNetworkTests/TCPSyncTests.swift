@@ -1,4 +1,5 @@
 import ListSync
+import TestSupport
 import Testing
 
 @testable import ListSyncNetwork

@@ -47,16 +47,6 @@ func makePeer(_ id: UInt64, _ recorder: LogRecorder? = nil, settings: SyncSettin
     try ListPeer(replica: ReplicatedList(replicaID: ReplicaID(id)), configuration: .test(recorder, settings: settings))
 }
 
-/// Polls `condition` every 20 ms until it holds or `timeout` passes; returns whether it held.
-func eventually(_ timeout: Duration = .seconds(20), _ condition: () -> Bool) async -> Bool {
-    let deadline = ContinuousClock.now + timeout
-    while ContinuousClock.now < deadline {
-        if condition() { return true }
-        try? await Task.sleep(for: .milliseconds(20))
-    }
-    return condition()
-}
-
 /// A peer's rows.
 func rows(_ peer: ListPeer) -> [String] { peer.read { $0.map(\.value) } }
 

@@ -2,6 +2,7 @@ import Foundation
 import ListSync
 import ListSyncNetwork
 import Synchronization
+import TestSupport
 import Testing
 
 @testable import ListSyncStore
@@ -28,16 +29,6 @@ struct DurableSyncTests {
         return configuration
     }
 
-    /// Polls `condition` every 20 ms until it holds or 20 s pass.
-    static func eventually(_ condition: () -> Bool) async -> Bool {
-        let deadline = ContinuousClock.now + .seconds(20)
-        while ContinuousClock.now < deadline {
-            if condition() { return true }
-            try? await Task.sleep(for: .milliseconds(20))
-        }
-        return condition()
-    }
-
     @Test func aStoreSyncsDirectlyAndKeepsWhatArrived() async throws {
         let directory = try TemporaryDirectory()
         let path = directory.file("phone")
@@ -48,12 +39,12 @@ struct DurableSyncTests {
         let events = phone.changeEvents()
         try phone.edit { list in list.append(contentsOf: ["Milk", "Eggs"]) }
         laptop.connect(to: try phone.listen(on: .loopbackIPv4()))
-        #expect(await Self.eventually { laptop.read { $0.count } == 2 })
+        #expect(await eventually { laptop.read { $0.count } == 2 })
         laptop.edit { list in
             list.append("Tea")
             list.move(from: 2, to: 0)
         }
-        #expect(await Self.eventually { phone.read { $0.map(\.value) } == ["Tea", "Milk", "Eggs"] })
+        #expect(await eventually { phone.read { $0.map(\.value) } == ["Tea", "Milk", "Eggs"] })
         phone.stop()
         var rows = events.initialRows
         var origins: [ChangeOrigin] = []
@@ -84,11 +75,11 @@ struct DurableSyncTests {
             phone.stop()
         }
         laptop.connect(to: try phone.listen(on: .loopbackIPv4()))
-        #expect(await Self.eventually { laptop.liveConnectionCount == 1 && phone.liveConnectionCount == 1 })
+        #expect(await eventually { laptop.liveConnectionCount == 1 && phone.liveConnectionCount == 1 })
         faults.fail("write", errno: ENOSPC, times: 1, pathSuffix: "")
         laptop.edit { $0.append("Tea") }
-        #expect(await Self.eventually { phone.statistics.closedByCode[20, default: 0] == 1 })
-        #expect(await Self.eventually { phone.read { $0.map(\.value) } == ["Tea"] }, "sent again after reconnecting")
+        #expect(await eventually { phone.statistics.closedByCode[20, default: 0] == 1 })
+        #expect(await eventually { phone.read { $0.map(\.value) } == ["Tea"] }, "sent again after reconnecting")
         #expect(store.read { $0.map(\.value) } == ["Tea"])
     }
 }

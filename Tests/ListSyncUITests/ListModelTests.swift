@@ -29,14 +29,12 @@ struct ListModelTests {
         return try Peer(replica: ReplicatedList(replicaID: ReplicaID(id)), configuration: configuration)
     }
 
-    /// Waits (letting the main actor run) until `condition` holds or 20 s pass.
-    static func eventually(_ condition: () -> Bool) async -> Bool {
-        let deadline = ContinuousClock.now + .seconds(20)
-        while ContinuousClock.now < deadline {
-            if condition() { return true }
-            try? await Task.sleep(for: .milliseconds(10))
-        }
-        return condition()
+    /// A phone that listens and a laptop that dials it (stop both when done).
+    static func connectedPeers() throws -> (phone: Peer, laptop: Peer) {
+        let phone = try peer(1)
+        let laptop = try peer(2)
+        laptop.connect(to: try phone.listen(on: .loopbackIPv4()))
+        return (phone, laptop)
     }
 
     static func listRows(_ peer: Peer) -> [Row<String>] { peer.read { Array($0) } }
@@ -88,8 +86,7 @@ struct ListModelTests {
     }
 
     @Test func remoteChangesReachTheModelAndItsObservers() async throws {
-        let phone = try Self.peer(1)
-        let laptop = try Self.peer(2)
+        let (phone, laptop) = try Self.connectedPeers()
         defer {
             phone.stop()
             laptop.stop()
@@ -101,9 +98,8 @@ struct ListModelTests {
         } onChange: {
             notified.withLock { $0 = true }
         }
-        laptop.connect(to: try phone.listen(on: .loopbackIPv4()))
         laptop.edit { $0.append(contentsOf: ["Paris", "Rome"]) }
-        #expect(await Self.eventually { model.rows.map(\.value) == ["Paris", "Rome"] })
+        #expect(await eventually { model.rows.map(\.value) == ["Paris", "Rome"] })
         #expect(notified.withLock { $0 })
     }
 
@@ -111,14 +107,12 @@ struct ListModelTests {
     func randomEditsOnBothSidesKeepTheModelExact(seed: UInt64) async throws {
         announceSeed(seed, of: "randomEditsOnBothSidesKeepTheModelExact", replay: "swift test --filter ListModelTests")
         var generator = SplitMix64(seed: seed)
-        let phone = try Self.peer(1)
-        let laptop = try Self.peer(2)
+        let (phone, laptop) = try Self.connectedPeers()
         defer {
             phone.stop()
             laptop.stop()
         }
         let model = ListModel(peer: phone)
-        laptop.connect(to: try phone.listen(on: .loopbackIPv4()))
         for step in 0..<400 {
             let count = model.rows.count
             switch count < 3 ? 0 : Int.random(in: 0..<6, using: &generator) {
@@ -138,9 +132,9 @@ struct ListModelTests {
             }
             if step % 20 == 0 { try await Task.sleep(for: .milliseconds(2)) }
         }
-        let settled = await Self.eventually { Self.listRows(phone) == Self.listRows(laptop) }
+        let settled = await eventually { Self.listRows(phone) == Self.listRows(laptop) }
         #expect(settled, "the peers converge")
-        #expect(await Self.eventually { model.rows == Self.listRows(phone) }, "the model shows the phone's rows")
+        #expect(await eventually { model.rows == Self.listRows(phone) }, "the model shows the phone's rows")
         if model.rows != Self.listRows(phone) {
             print("model", model.rows.map(\.value))
             print("phone", Self.listRows(phone).map(\.value))

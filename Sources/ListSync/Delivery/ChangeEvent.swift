@@ -4,8 +4,8 @@
 /// ```swift
 /// var rows = events.initialRows
 /// for await event in events {
-///     event.apply(to: &rows)                         // rows now equal the list's at this event
-///     tableView.performBatchUpdates(event.change)     // or let SwiftUI diff `rows`
+///     event.apply(to: &rows)   // rows now equal the list's at this event
+///     // then give the table view event.change in performBatchUpdates (or let SwiftUI diff `rows`)
 /// }
 /// ```
 public struct ChangeEvent<Element: Sendable>: Sendable {
