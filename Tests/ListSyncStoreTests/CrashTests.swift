@@ -1,13 +1,14 @@
 import Foundation
 import ListSync
 import ListSyncStore
+import TestSupport
 import Testing
 
 /// Real processes edit a replica and are killed with SIGKILL at random moments; every reopen must hold
-/// exactly what the worker saw acknowledged (see ``CrashOracle``). `LISTSYNC_KILLS=N` sets the number
-/// of kills per test (default 40, so 120 over the three tests).
+/// exactly what the worker saw acknowledged (see ``CrashOracle``). 12 kills per test in `swift test`, 200
+/// in the long run (``RunSize``); `LISTSYNC_KILLS=N` sets the number of kills per test.
 struct CrashTests {
-    static let kills = ProcessInfo.processInfo.environment["LISTSYNC_KILLS"].flatMap(Int.init) ?? 40
+    static let kills = RunSize.count("LISTSYNC_KILLS", quick: 12, long: 200)
 
     /// Worker settings: commit policy and automatic compaction threshold in bytes (0 for none).
     static let workloads: [(policy: String, compaction: Int, seed: UInt64)] = [

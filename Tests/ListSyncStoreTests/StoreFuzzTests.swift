@@ -1,18 +1,19 @@
 import Foundation
 import ListSync
 import ListSyncStore
+import TestSupport
 import Testing
 
 /// Random truncations, bit flips and missing files in a replica directory with a known history of
 /// acknowledged changes; every open (strict and salvage) ends in a typed error or in the state after
 /// some prefix of those changes (for salvage of a lost snapshot: of a run of the changes logged after it), and a
-/// salvaged directory then opens cleanly to the same state. `LISTSYNC_STORE_FUZZ_SEEDS=N` runs N seeds
-/// instead of the default; `LISTSYNC_STORE_FUZZ_SEED=S` replays one.
+/// salvaged directory then opens cleanly to the same state. 8 seeds in `swift test`, 300 in the long run
+/// (``RunSize``); `LISTSYNC_STORE_FUZZ_SEEDS=N` runs N seeds; `LISTSYNC_STORE_FUZZ_SEED=S` replays one.
 struct StoreFuzzTests {
     static let environment = ProcessInfo.processInfo.environment
     static let seeds: [UInt64] =
         environment["LISTSYNC_STORE_FUZZ_SEED"].flatMap { UInt64($0) }.map { [$0] }
-        ?? (0..<UInt64(environment["LISTSYNC_STORE_FUZZ_SEEDS"].flatMap { Int($0) } ?? 24)).map { 0xF0_2200 + $0 }
+        ?? Array(RunSize.seeds("LISTSYNC_STORE_FUZZ_SEEDS", quick: 8, long: 300, from: 0xF0_2200))
     static let trialsPerSeed = 10
 
     /// A replica directory and the acknowledged change sets that made it, in order; the first
@@ -133,7 +134,9 @@ struct StoreFuzzTests {
 
     @Test func damagedDirectoriesOpenToAPrefixOrATypedError() throws {
         for seed in Self.seeds {
-            print("StoreFuzzTests seed \(seed) (replay: LISTSYNC_STORE_FUZZ_SEED=\(seed))")
+            announceSeed(
+                seed, of: "StoreFuzzTests",
+                replay: "LISTSYNC_STORE_FUZZ_SEED=\(seed) swift test --filter StoreFuzzTests")
             var rng = SplitMix64(seed: seed)
             let directory = try TemporaryDirectory()
             let history = try Self.makeHistory(at: directory.file("source"), rng: &rng)

@@ -4,12 +4,13 @@ import TestSupport
 import Testing
 
 /// `ChangeSet(combining:)` against merging the change sets one by one: randomized and seeded.
-/// `LISTSYNC_SEEDS=N` runs N seeds instead of the default; `LISTSYNC_SEED=S` replays one.
+/// 16 seeds in `swift test`, 1,000 in the long run (``RunSize``); `LISTSYNC_COMBINE_SEEDS=N` runs N
+/// seeds; `LISTSYNC_COMBINE_SEED=S` replays one.
 struct ChangeSetCombineTests {
     static let environment = ProcessInfo.processInfo.environment
     static let seeds: [UInt64] =
-        environment["LISTSYNC_SEED"].flatMap { UInt64($0) }.map { [$0] }
-        ?? (0..<UInt64(environment["LISTSYNC_SEEDS"].flatMap { Int($0) } ?? 60)).map { 0xC0_4B1E + $0 }
+        environment["LISTSYNC_COMBINE_SEED"].flatMap { UInt64($0) }.map { [$0] }
+        ?? Array(RunSize.seeds("LISTSYNC_COMBINE_SEEDS", quick: 16, long: 1_000, from: 0xC0_4B1E))
 
     /// Three replicas edit at random and now and then sync; every delta one sends is recorded.
     static func history(seed: UInt64) throws -> (base: [UInt8], deltas: [ChangeSet]) {
@@ -49,7 +50,9 @@ struct ChangeSetCombineTests {
 
     @Test func combiningEqualsMergingOneByOne() throws {
         for seed in Self.seeds {
-            print("ChangeSetCombineTests seed \(seed) (replay: LISTSYNC_SEED=\(seed))")
+            announceSeed(
+                seed, of: "ChangeSetCombineTests",
+                replay: "LISTSYNC_COMBINE_SEED=\(seed) swift test --filter combiningEqualsMergingOneByOne")
             var rng = SplitMix64(seed: seed ^ 0x5EED)
             let (base, deltas) = try Self.history(seed: seed)
             var order = deltas

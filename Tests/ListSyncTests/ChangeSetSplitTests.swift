@@ -1,5 +1,6 @@
 import Foundation
 import ListSync
+import TestSupport
 import Testing
 
 /// `ChangeSet.split(byteBudget:)`: parts that fit the budget, each mergeable alone, together equal to the whole.
@@ -26,7 +27,9 @@ struct ChangeSetSplitTests {
         return replicas
     }
 
-    @Test(arguments: 0..<40) func partsMergedInAnyOrderWithDuplicatesEqualTheWhole(seed: UInt64) throws {
+    /// 12 seeds in `swift test`, 400 in the long run (``RunSize``); `LISTSYNC_SPLIT_SEEDS=N` runs N.
+    @Test(arguments: RunSize.seeds("LISTSYNC_SPLIT_SEEDS", quick: 12, long: 400))
+    func partsMergedInAnyOrderWithDuplicatesEqualTheWhole(seed: UInt64) throws {
         print("ChangeSetSplitTests seed \(seed)")
         var random = SplitMix64(seed: seed)
         let replicas = try Self.editedReplicas(&random)

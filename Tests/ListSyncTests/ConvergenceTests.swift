@@ -4,18 +4,21 @@ import TestSupport
 import Testing
 
 /// Randomized convergence: many replicas, random operations, random delivery order, duplicates and
-/// partitions. `LISTSYNC_SEEDS=N` runs N plain seeds and N/4 seeds with placeholders instead of the
-/// default; `LISTSYNC_SEED=S` replays one (with `LISTSYNC_PLACEHOLDERS=1` for a placeholder seed). Each
-/// seed is announced on standard error before it runs, with the command that replays it.
+/// partitions. 16 plain seeds and 4 with placeholders of 500 operations each in `swift test`; 11,000
+/// and 2,750 of 2,000 operations in the long run (``RunSize``). `LISTSYNC_SEEDS=N` runs N plain seeds and
+/// N/4 with placeholders, `LISTSYNC_OPERATIONS=N` sets the operations per seed; `LISTSYNC_SEED=S`
+/// replays one (with `LISTSYNC_PLACEHOLDERS=1` for a placeholder seed). Each seed is announced on
+/// standard error before it runs, with the command that replays it.
 struct ConvergenceTests {
     static let environment = ProcessInfo.processInfo.environment
-    static let seedCount = environment["LISTSYNC_SEEDS"].flatMap { Int($0) } ?? 200
-    static let operationCount = environment["LISTSYNC_OPERATIONS"].flatMap { Int($0) } ?? 2_000
+    static let seedCount = RunSize.count("LISTSYNC_SEEDS", quick: 16, long: 11_000)
+    static let operationCount = RunSize.count("LISTSYNC_OPERATIONS", quick: 500, long: 2_000)
 
     /// Runs one seed with 3 to 8 replicas, with placeholder operations when `placeholders` is true.
     static func run(seed: UInt64, operations: Int = operationCount, placeholders: Bool = false) throws {
         let replay =
-            "LISTSYNC_SEED=\(seed)\(placeholders ? " LISTSYNC_PLACEHOLDERS=1" : "") swift test --filter replaySeed"
+            "LISTSYNC_SEED=\(seed)\(placeholders ? " LISTSYNC_PLACEHOLDERS=1" : "")"
+            + " LISTSYNC_OPERATIONS=\(operations) swift test --filter replaySeed"
         announceSeed(seed, of: placeholders ? "convergence with placeholders" : "convergence", replay: replay)
         let simulation = Simulation(seed: seed, replicaCount: 3 + Int(seed % 6), placeholders: placeholders)
         do {

@@ -174,7 +174,7 @@ struct EncodingTests {
         bytes += [1, 22] + Array("public.utf8-plain-text".utf8)
         bytes += [1, 0, 1, 0, covered - 1]  // coverage: replica 0, 1...covered
         bytes += [2]  // two updates; runs of 2 have header 4, literal groups of 2 header 3
-        bytes += [2, 4, 0x2B]  // flags, twice
+        bytes += [2, 4, 0x3B]  // flags, twice
         bytes += rowsAndKeys
         bytes += [2, 4, 0]  // Lamport = counter, twice
         bytes += [0] + [0]
@@ -210,7 +210,7 @@ struct EncodingTests {
         bytes += [1, 22] + Array("public.utf8-plain-text".utf8)
         bytes += [1, 0, 1, 0, 1]  // coverage: replica 0, 1...2
         bytes += [2]  // two updates
-        bytes += [3, 3, 0x2B, 0x04]  // flags: a literal group of an insert and a deletion
+        bytes += [3, 3, 0x3B, 0x04]  // flags: a literal group of an insert and a deletion
         bytes += [3, 3, 2, 0]  // row counter deltas +1, 0: row 5:1 twice
         bytes += [2, 1, 0] + [2, 1, 1] + [1, 0x80]  // the insert's key: 80
         bytes += [2, 4, 0]  // Lamport = counter, twice
@@ -240,11 +240,11 @@ struct EncodingTests {
         // key suffix 56, Lamport 59, value type 64.
         #expect(
             [valid[45], valid[48], valid[51], valid[54], valid[56], valid[59], valid[64]] == [
-                0x2B, 2, 0, 1, 0x80, 0, 0,
+                0x3B, 2, 0, 1, 0x80, 0, 0,
             ])
         let cases: [(offset: Int, byte: UInt8, error: BinaryDecodingError)] = [
             (45, 0x00, .invalidFlags(offset: 45)),  // no register at all
-            (45, 0x6B, .indexOutOfRange(offset: 45)),  // the row's replica is number 1 of 1
+            (45, 0x7B, .indexOutOfRange(offset: 45)),  // the row's replica is number 1 of 1
             (48, 0x00, .invalidStamp(offset: 48)),  // row counter 0
             (51, 0x01, .invalidPositionKey(offset: 51)),  // shares a byte with no key before it
             (54, 0x05, .invalidPositionKey(offset: 54)),  // a suffix longer than the column
@@ -256,6 +256,72 @@ struct EncodingTests {
             var bytes = valid
             bytes[offset] = byte
             #expect(throws: error, "byte \(offset) set to \(byte)") { try ChangeSet(decoding: bytes) }
+        }
+    }
+
+    /// Row 5:1 inserted with key 80 and value "x" (as `HandEncoded.uncoveredInsert`), with `flags` and
+    /// the stamp columns given (signed columns hold zigzag values): Lamport times minus counters, then the
+    /// dots written out.
+    static func insert(flags: UInt8, lamports: [UInt8], dotReplicas: [UInt8] = [], dotCounters: [UInt8] = [])
+        -> [UInt8]
+    {
+        /// A run-length column of small values, canonical (runs of equal values, literal groups between),
+        /// length-prefixed.
+        func column(_ values: [UInt8]) -> [UInt8] {
+            var groups: [UInt8] = []
+            var literals: [UInt8] = []
+            var index = 0
+            while index < values.count {
+                var end = index + 1
+                while end < values.count && values[end] == values[index] { end += 1 }
+                if end - index >= 2 {
+                    if !literals.isEmpty { groups += [UInt8(literals.count * 2 - 1)] + literals }
+                    literals = []
+                    groups += [UInt8((end - index) * 2), values[index]]
+                } else {
+                    literals.append(values[index])
+                }
+                index = end
+            }
+            if !literals.isEmpty { groups += [UInt8(literals.count * 2 - 1)] + literals }
+            return [UInt8(groups.count)] + groups
+        }
+        var bytes: [UInt8] = [0x4C, 0x53, 2, 1, 1, 5, 0, 0, 0, 0, 0, 0, 0]
+        bytes += [1, 22] + Array("public.utf8-plain-text".utf8) + [1, 0, 1, 0, 0, 1]
+        bytes += column([flags]) + column([2]) + column([0]) + column([1]) + [1, 0x80]
+        bytes += column(lamports) + column(dotReplicas) + column(dotCounters)
+        bytes += column([0]) + column([1]) + [1, UInt8(ascii: "x")]
+        return bytes
+    }
+
+    /// One row update has one encoding: a value stamp equal to the position stamp is flagged (bit 5, with
+    /// bit 4 equal to bit 3), not written twice, and a dot that is the row ID is flagged, not written.
+    @Test func registersHaveOneEncoding() throws {
+        let canonical = Self.insert(flags: 0x3B, lamports: [0])
+        #expect(canonical == HandEncoded.uncoveredInsert(covering: true))
+        #expect(try ChangeSet(decoding: canonical).rowCount == 1)
+        // Both stamps by the insert, the value's one later: not equal, so both are written.
+        #expect(try ChangeSet(decoding: Self.insert(flags: 0x1B, lamports: [0, 2])).rowCount == 1)
+        #expect(throws: BinaryDecodingError.invalidFlags(offset: 45), "bit 5 with bit 4 unlike bit 3") {
+            try ChangeSet(decoding: Self.insert(flags: 0x2B, lamports: [0]))
+        }
+        let rejected: [(String, [UInt8])] = [
+            ("the equal value stamp written again", Self.insert(flags: 0x1B, lamports: [0, 0])),
+            (
+                "the position stamp's dot written out",
+                Self.insert(flags: 0x23, lamports: [0], dotReplicas: [0], dotCounters: [2])
+            ),
+            (
+                "the value stamp's dot written out",
+                Self.insert(flags: 0x0B, lamports: [0, 2], dotReplicas: [0], dotCounters: [2])
+            ),
+        ]
+        for (what, bytes) in rejected {
+            let error = #expect(throws: BinaryDecodingError.self, "\(what)") { try ChangeSet(decoding: bytes) }
+            guard case .notCanonical = error else {
+                Issue.record("\(what): \(String(describing: error))")
+                continue
+            }
         }
     }
 

@@ -1,4 +1,5 @@
 import ListSync
+import TestSupport
 import Testing
 
 /// Position keys: ordering, and growth under the common editing patterns.
@@ -36,12 +37,13 @@ struct PositionKeyTests {
         case append, prepend, afterFirst, beforeLast, random, dragToTop, randomMove
     }
 
-    /// 100,000 operations of each pattern keep keys strictly ordered and unique; prints the lengths.
+    /// Operations of each pattern (20,000 in `swift test`, 100,000 in the long run, ``RunSize``;
+    /// `LISTSYNC_KEY_OPERATIONS=N` sets them) keep keys strictly ordered and unique; prints the lengths.
     @Test(arguments: Pattern.allCases)
     func keysStayOrderedAndShort(pattern: Pattern) {
         let list = ReplicatedList<String>(replicaID: ReplicaID(42))
         var generator = SplitMix64(seed: 42)
-        let operations = 100_000
+        let operations = RunSize.count("LISTSYNC_KEY_OPERATIONS", quick: 20_000, long: 100_000)
         if pattern == .dragToTop || pattern == .randomMove {
             list.append(contentsOf: (0..<1_000).map { "r\($0)" })
         } else {

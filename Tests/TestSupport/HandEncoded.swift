@@ -9,7 +9,7 @@ public enum HandEncoded {
         // One update, then its 11 columns, each length-prefixed; each run-length column holds one literal
         // group of one value: header -1 (zigzag 1), then the value.
         bytes += [1]
-        bytes += [2, 1, 0x2B]  // flags: position, value, both stamps by the insert and equal; row replica 0
+        bytes += [2, 1, 0x3B]  // flags: position, value, both stamps by the insert and equal; row replica 0
         bytes += [2, 1, 2]  // row counter delta +1 (zigzag 2): row 5:1
         bytes += [2, 1, 0] + [2, 1, 1] + [1, 0x80]  // key: shares 0 bytes, suffix of 1 byte: 80
         bytes += [2, 1, 0]  // Lamport 1 = counter + 0

@@ -54,11 +54,13 @@ extension ChangeSet {
         writer.write(Self.formatVersion)
         writer.write(kind.rawValue)
 
+        // The tables hold exactly the replicas and types the rest refers to.
         var replicaSet = Set(coverage.entries.map(\.replica))
-        for update in updates {
+        for (update, payload) in zip(updates, payloads) {
+            let written = UpdateColumnWriter.registers(of: update, payload: payload)
             replicaSet.insert(update.id.replica)
-            if update.positionStamp.isSet { replicaSet.insert(update.positionStamp.dot.replica) }
-            if update.valueStamp.isSet { replicaSet.insert(update.valueStamp.dot.replica) }
+            if written.position { replicaSet.insert(update.positionStamp.dot.replica) }
+            if written.value { replicaSet.insert(update.valueStamp.dot.replica) }
             if update.deletion.isSet { replicaSet.insert(update.deletion.dot.replica) }
         }
         let replicas = replicaSet.sorted()
@@ -68,9 +70,11 @@ extension ChangeSet {
 
         var types: [String] = []
         var typeIndex: [String: UInt64] = [:]
-        for payload in payloads.lazy.compactMap({ $0 }) where typeIndex[payload.typeIdentifier] == nil {
-            typeIndex[payload.typeIdentifier] = UInt64(types.count)
-            types.append(payload.typeIdentifier)
+        for (update, payload) in zip(updates, payloads)
+        where UpdateColumnWriter.registers(of: update, payload: payload).value {
+            guard let type = payload?.typeIdentifier, typeIndex[type] == nil else { continue }
+            typeIndex[type] = UInt64(types.count)
+            types.append(type)
         }
         writer.writeVarint(UInt64(types.count))
         for type in types { writer.writeLengthPrefixed(Array(type.utf8)) }
@@ -244,10 +248,15 @@ private struct UpdateColumnWriter {
         self.typeIndex = typeIndex
     }
 
+    /// Which of `update`'s position and value registers are written: those with a stamp and a key or
+    /// a value.
+    static func registers(of update: RowUpdate, payload: ChangeSet.Payload?) -> (position: Bool, value: Bool) {
+        (update.positionStamp.isSet && update.position != nil, update.valueStamp.isSet && payload != nil)
+    }
+
     mutating func append(_ update: RowUpdate, payload: ChangeSet.Payload?) {
         var bits: UInt64 = 0
-        let hasPosition = update.positionStamp.isSet && update.position != nil
-        let hasValue = update.valueStamp.isSet && payload != nil
+        let (hasPosition, hasValue) = Self.registers(of: update, payload: payload)
         if hasPosition { bits |= Flag.position }
         if hasValue { bits |= Flag.value }
         if update.deletion.isSet { bits |= Flag.deletion }
@@ -361,7 +370,8 @@ private struct UpdateColumnReader {
         guard hasPosition || hasValue || hasDeletion,
             !(hasDeletion && (hasPosition || hasValue)),
             hasPosition || bits & Flag.positionByInsert == 0, hasValue || bits & Flag.valueByInsert == 0,
-            bits & Flag.valueStampIsPositionStamp == 0 || (hasPosition && hasValue)
+            bits & Flag.valueStampIsPositionStamp == 0
+                || (hasPosition && hasValue && (bits & Flag.valueByInsert != 0) == (bits & Flag.positionByInsert != 0))
         else { throw .invalidFlags(offset: flags.valueOffset) }
         let counter = previousCounter &+ UInt64(bitPattern: try rowCounter.nextSigned())
         guard counter > 0 && counter <= Dot.maximumCounter else { throw .invalidStamp(offset: rowCounter.valueOffset) }
@@ -393,9 +403,15 @@ private struct UpdateColumnReader {
             positionStamp = try nextStamp(byInsert: bits & Flag.positionByInsert != 0, id: id)
         }
         if hasValue {
-            valueStamp =
-                bits & Flag.valueStampIsPositionStamp != 0
-                ? positionStamp : try nextStamp(byInsert: bits & Flag.valueByInsert != 0, id: id)
+            if bits & Flag.valueStampIsPositionStamp != 0 {
+                valueStamp = positionStamp
+            } else {
+                valueStamp = try nextStamp(byInsert: bits & Flag.valueByInsert != 0, id: id)
+                // Canonical: a value stamp equal to the position stamp is flagged (bit 5), not written again.
+                guard !hasPosition || valueStamp != positionStamp else {
+                    throw .notCanonical(offset: stampLamport.valueOffset)
+                }
+            }
             let type = try valueType.next()
             guard type < UInt64(typeCount) else { throw .indexOutOfRange(offset: valueType.valueOffset) }
             let length = try valueLength.next()
@@ -419,6 +435,9 @@ private struct UpdateColumnReader {
             guard counter > 0 && counter <= Dot.maximumCounter else {
                 throw .invalidStamp(offset: stampCounter.valueOffset)
             }
+            // Canonical: a dot that is the row ID is flagged (bits 3 and 4), not written; a deletion's
+            // dot never is.
+            guard dot != id else { throw .notCanonical(offset: stampCounter.valueOffset) }
         }
         let lamport = dot.counter &+ UInt64(bitPattern: relativeLamport)
         guard lamport > 0 && lamport <= Stamp.maximumLamport else {
