@@ -78,7 +78,8 @@ struct TCPRefusalTests {
         // backoff reset by every handshake would redial 40 or more times.
         let attempts = Self.accepted(serverLog)
         let bound = Self.maximumAttempts(
-            in: .now - start, initial: configuration.reconnectInitialDelay, maximum: configuration.reconnectMaximumDelay)
+            in: .now - start, initial: configuration.reconnectInitialDelay, maximum: configuration.reconnectMaximumDelay
+        )
         #expect((2...bound).contains(attempts), "\(attempts) attempts, at most \(bound)")
         #expect(serverLog.contains("error 19 changeSetTooLarge"))
         #expect(server.read { $0.isEmpty })
