@@ -43,6 +43,26 @@ struct HandshakeTests {
         }
     }
 
+    /// The initiator that rejects the responder's proof seals its CLOSE: the responder, which sent that
+    /// proof after verifying the initiator's, already expects sealed frames, and learns why (error 7)
+    /// instead of failing to open a plaintext frame (error 8).
+    @Test func initiatorRejectingTheResponderProofSealsItsClose() throws {
+        var pair = NodePair()
+        try pair.responder.receive(pair.takeFromInitiator(), on: NodePair.responderConnection)
+        try pair.initiator.receive(pair.takeFromResponder(), on: NodePair.initiatorConnection)
+        try pair.responder.receive(pair.takeFromInitiator(), on: NodePair.responderConnection)
+        var fromResponder = pair.takeFromResponder()
+        #expect(fromResponder[4] == MessageType.auth.rawValue)
+        fromResponder[5] ^= 1  // the first byte of proof_R
+        #expect(throws: SyncError.authenticationFailed) {
+            try pair.initiator.receive(fromResponder, on: NodePair.initiatorConnection)
+        }
+        let close = pair.initiator.close(NodePair.initiatorConnection, because: .authenticationFailed)
+        #expect(throws: SyncError.closedByPeer(code: 7, reason: SyncError.authenticationFailed.description)) {
+            try pair.responder.receive(close, on: NodePair.responderConnection)
+        }
+    }
+
     @Test func wrongDocumentIsRejected() {
         var pair = NodePair(initiatorSettings: SyncSettings(document: "other", secret: SyncSettings.test.secret))
         #expect(throws: SyncError.wrongDocument) { try pair.exchange() }
@@ -116,8 +136,8 @@ struct HandshakeTests {
     @Test func unknownVersionIsRejected() {
         var pair = NodePair()
         var hello = pair.takeFromInitiator()
-        hello[9] = UInt8(SyncProtocol.version + 1)
-        #expect(throws: SyncError.unsupportedVersion(SyncProtocol.version + 1)) {
+        hello.replaceSubrange(9...10, with: [7, 6])  // after the length prefix, type and magic
+        #expect(throws: SyncError.unsupportedVersion(offered: 6...7, supported: SyncProtocol.versions)) {
             try pair.responder.receive(hello, on: NodePair.responderConnection)
         }
     }

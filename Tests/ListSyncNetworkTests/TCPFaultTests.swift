@@ -61,7 +61,7 @@ struct TCPFaultTests {
     static let rawCases: [Case] = {
         let futureHello = SyncMessage.hello(
             Hello(
-                version: SyncProtocol.version + 1, replica: ReplicaID(7), nonce: Array(repeating: 1, count: 32),
+                versions: 6...6, replica: ReplicaID(7), nonce: Array(repeating: 1, count: 32),
                 document: Array("groceries".utf8))
         ).encoded()
         return [
@@ -174,7 +174,7 @@ struct TCPFaultTests {
         let client = try RawClient(server.endpoint)
         let hello = SyncMessage.hello(
             Hello(
-                version: SyncProtocol.version, replica: ReplicaID(7), nonce: Array(repeating: 1, count: 32),
+                versions: SyncProtocol.versions, replica: ReplicaID(7), nonce: Array(repeating: 1, count: 32),
                 document: Array("groceries".utf8))
         ).encoded()
         let start = ContinuousClock.now

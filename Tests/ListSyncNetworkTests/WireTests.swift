@@ -9,7 +9,7 @@ struct WireTests {
     static let messages: [SyncMessage] = [
         .hello(
             Hello(
-                version: SyncProtocol.version, replica: ReplicaID(42), nonce: Array(repeating: 7, count: 32),
+                versions: SyncProtocol.versions, replica: ReplicaID(42), nonce: Array(repeating: 7, count: 32),
                 document: [1, 2])),
         .auth(proof: Array(repeating: 9, count: 32)),
         .close(code: 7, reason: "authenticationFailed"),
@@ -58,21 +58,27 @@ struct WireTests {
     static let malformed: [Case] = {
         let hello = SyncMessage.hello(
             Hello(
-                version: SyncProtocol.version, replica: ReplicaID(42), nonce: Array(repeating: 7, count: 32),
+                versions: SyncProtocol.versions, replica: ReplicaID(42), nonce: Array(repeating: 7, count: 32),
                 document: [1])
         ).encoded()
+        // Body: type, magic (4 bytes), highest version, lowest version, replica (8 bytes), nonce, document.
         var future = hello
-        future[5] = UInt8(SyncProtocol.version + 1)
+        future.replaceSubrange(5...6, with: [7, 6])
+        var older = hello
+        older.remove(at: 6)
+        older[5] = 4
+        var inverted = hello
+        inverted.replaceSubrange(5...6, with: [5, 6])
         var badMagic = hello
         badMagic[1] = 0x58
         var replicaZero = hello
-        replicaZero.replaceSubrange(6..<14, with: Array(repeating: 0, count: 8))
+        replicaZero.replaceSubrange(7..<15, with: Array(repeating: 0, count: 8))
         let replicaOne: [UInt8] = [1, 0, 0, 0, 0, 0, 0, 0]
         let limit = Dot.maximumCounter
         return [
             Case(
                 name: "hello from replica 0", body: replicaZero,
-                expected: .malformedMessage(type: 1, offset: 6, reason: "replica ID 0 is reserved")),
+                expected: .malformedMessage(type: 1, offset: 7, reason: "replica ID 0 is reserved")),
             Case(
                 name: "vector of replica 0", body: [0x10, 1] + Array(repeating: 0, count: 8) + [1, 0],
                 expected: .malformedMessage(type: 0x10, offset: 2, reason: "replica ID 0 is reserved")),
@@ -91,11 +97,19 @@ struct WireTests {
             Case(
                 name: "unknown type", body: [0x7F],
                 expected: .unexpectedMessage(type: 0x7F, phase: "decoding (unknown type)")),
-            Case(name: "future version", body: future, expected: .unsupportedVersion(SyncProtocol.version + 1)),
+            Case(
+                name: "future versions only", body: future,
+                expected: .unsupportedVersion(offered: 6...7, supported: SyncProtocol.versions)),
+            Case(
+                name: "an older version's hello", body: older,
+                expected: .unsupportedVersion(offered: 4...4, supported: SyncProtocol.versions)),
+            Case(
+                name: "lowest version above highest", body: inverted,
+                expected: .malformedMessage(type: 1, offset: 6, reason: "lowest version 6 above highest 5")),
             Case(name: "bad magic", body: badMagic, expected: .badMagic),
             Case(
                 name: "truncated hello", body: Array(hello.dropLast(3)),
-                expected: .malformedMessage(type: 1, offset: 14, reason: "truncated: 32 bytes needed")),
+                expected: .malformedMessage(type: 1, offset: 15, reason: "truncated: 32 bytes needed")),
             Case(
                 name: "trailing bytes", body: [0x13, 0],
                 expected: .malformedMessage(type: 0x13, offset: 1, reason: "1 trailing bytes")),

@@ -37,13 +37,18 @@ struct SecureChannel {
     private(set) var framesReceived = 0
     /// Handshake bytes waiting to be sent.
     private(set) var pendingHandshakeBytes: [UInt8] = []
+    /// The initiator's sending cipher once it rejected the responder's proof: the responder sent that
+    /// proof only after verifying the initiator's, so it already expects sealed frames, and the CLOSE
+    /// telling it why is sealed (Protocol.md section 2.4).
+    private var rejectedResponderCipher: FrameCipher?
 
     /// A channel for `replica` with a fresh `nonce` of ``Hello/nonceByteCount`` bytes.
     init(role: ConnectionRole, replica: ReplicaID, settings: SyncSettings, nonce: [UInt8]) {
         precondition(nonce.count == Hello.nonceByteCount, "a nonce has \(Hello.nonceByteCount) bytes")
         self.role = role
         self.settings = settings
-        self.hello = Hello(version: SyncProtocol.version, replica: replica, nonce: nonce, document: settings.document)
+        self.hello = Hello(
+            versions: SyncProtocol.versions, replica: replica, nonce: nonce, document: settings.document)
         self.framing = Framing(maximumFrameByteCount: SyncProtocol.maximumHandshakeFrameByteCount)
         if role == .initiator { sendHandshake(.hello(hello)) }
     }
@@ -100,10 +105,12 @@ struct SecureChannel {
         return frame
     }
 
-    /// The CLOSE frame telling the peer why: plaintext during the handshake, sealed after.
+    /// The CLOSE frame telling the peer why: plaintext during the handshake, sealed once the peer
+    /// expects sealed frames.
     mutating func closeFrame(for error: SyncError) -> [UInt8] {
         let message = SyncMessage.close(code: error.code, reason: error.description)
         if isAuthenticated { return seal(message) }
+        if var cipher = rejectedResponderCipher { return cipher.seal(message.encoded()) }
         let body = message.encoded()
         return Framing.lengthPrefix(body.count) + body
     }
@@ -139,7 +146,10 @@ struct SecureChannel {
             return nil
         case (.awaitingAuth(let keys, let peer), .auth(let proof)):
             let expected = role == .initiator ? keys.responderProof : keys.initiatorProof
-            guard ConstantTime.isEqual(proof, expected) else { throw .authenticationFailed }
+            guard ConstantTime.isEqual(proof, expected) else {
+                if role == .initiator { rejectedResponderCipher = FrameCipher(key: keys.initiatorToResponder) }
+                throw .authenticationFailed
+            }
             if role == .responder { sendHandshake(.auth(proof: keys.responderProof)) }
             let (outgoing, incoming) =
                 role == .initiator

@@ -8,8 +8,8 @@ public enum SyncError: Error, Hashable, Sendable, CustomStringConvertible {
     case unexpectedMessage(type: UInt8, phase: String)
     /// The peer's HELLO did not start with the protocol magic: it does not speak this protocol.
     case badMagic
-    /// The peer speaks a protocol version this implementation does not.
-    case unsupportedVersion(UInt64)
+    /// The protocol versions a HELLO offered and those this implementation speaks have none in common.
+    case unsupportedVersion(offered: ClosedRange<UInt64>, supported: ClosedRange<UInt64>)
     /// The peer asked for a different document.
     case wrongDocument
     /// The peer's handshake proof did not verify: it does not hold the document's secret, or replayed a session.
@@ -78,7 +78,9 @@ public enum SyncError: Error, Hashable, Sendable, CustomStringConvertible {
         case .unexpectedMessage(let type, let phase):
             "unexpectedMessage: type 0x\(String(type, radix: 16)) while \(phase)"
         case .badMagic: "badMagic: not a ListSync peer"
-        case .unsupportedVersion(let version): "unsupportedVersion: \(version)"
+        case .unsupportedVersion(let offered, let supported):
+            "unsupportedVersion: protocol versions \(offered.lowerBound)...\(offered.upperBound) offered, "
+                + "\(supported.lowerBound)...\(supported.upperBound) supported"
         case .wrongDocument: "wrongDocument: the peer asked for another document"
         case .authenticationFailed: "authenticationFailed: the handshake proof does not match the shared secret"
         case .decryptionFailed(let frame): "decryptionFailed: tag check failed on frame \(frame)"

@@ -1,6 +1,7 @@
 import ListSync
 
-/// The first message each side sends: protocol version, replica, fresh nonce and document.
+/// The first message each side sends: the protocol versions the sender speaks, its replica, a fresh
+/// nonce and the document.
 struct Hello: Hashable, Sendable {
     /// `LSYN`, so that a stray client is told apart from a broken peer.
     static let magic: [UInt8] = Array("LSYN".utf8)
@@ -9,8 +10,8 @@ struct Hello: Hashable, Sendable {
     /// The longest document ID.
     static let maximumDocumentByteCount = 255
 
-    /// The protocol version the sender speaks.
-    var version: UInt64
+    /// The protocol versions the sender speaks.
+    var versions: ClosedRange<UInt64>
     /// The sender's replica.
     var replica: ReplicaID
     /// Fresh random bytes for this connection.

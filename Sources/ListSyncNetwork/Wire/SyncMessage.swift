@@ -44,7 +44,8 @@ enum SyncMessage: Hashable, Sendable {
         switch self {
         case .hello(let hello):
             writer.write(contentsOf: Hello.magic)
-            writer.writeVarint(hello.version)
+            writer.writeVarint(hello.versions.upperBound)
+            writer.writeVarint(hello.versions.lowerBound)
             writer.writeFixed64(hello.replica.rawValue)
             writer.write(contentsOf: hello.nonce)
             writer.writeLengthPrefixed(hello.document)
@@ -73,14 +74,24 @@ enum SyncMessage: Hashable, Sendable {
         switch type {
         case .hello:
             guard Array(try reader.read(count: Hello.magic.count)) == Hello.magic else { throw .badMagic }
-            let version = try reader.readVarint()
-            guard version == SyncProtocol.version else { throw .unsupportedVersion(version) }
+            let highest = try reader.readVarint()
+            guard highest >= SyncProtocol.firstVersionWithRange else {
+                throw .unsupportedVersion(offered: highest...highest, supported: SyncProtocol.versions)
+            }
+            let lowestOffset = reader.offset
+            let lowest = try reader.readVarint()
+            guard lowest <= highest else {
+                throw reader.malformed("lowest version \(lowest) above highest \(highest)", at: lowestOffset)
+            }
+            guard SyncProtocol.highestCommonVersion(with: lowest...highest) != nil else {
+                throw .unsupportedVersion(offered: lowest...highest, supported: SyncProtocol.versions)
+            }
             let replicaOffset = reader.offset
             let replica = ReplicaID(try reader.readUInt64())
             guard replica.rawValue != 0 else { throw reader.malformed("replica ID 0 is reserved", at: replicaOffset) }
             let nonce = Array(try reader.read(count: Hello.nonceByteCount))
             let document = try reader.readLengthPrefixed(limit: Hello.maximumDocumentByteCount)
-            self = .hello(Hello(version: version, replica: replica, nonce: nonce, document: document))
+            self = .hello(Hello(versions: lowest...highest, replica: replica, nonce: nonce, document: document))
         case .auth:
             self = .auth(proof: Array(try reader.read(count: HandshakeKeys.proofByteCount)))
         case .close:
