@@ -49,10 +49,10 @@ struct TCPEndpointTests {
         let addresses =
             try Endpoint.loopbackIPv6(port: port).addresses() + Endpoint.loopbackIPv4(port: port).addresses()
         let recorder = LogRecorder()
-        var configuration = PeerConfiguration.test(recorder)
-        configuration.reconnectInitialDelay = .seconds(60)
-        configuration.lookUp = { _ in addresses }
-        let client = try ListPeer(replica: ReplicatedList(replicaID: ReplicaID(2)), configuration: configuration)
+        let client = try makePeer(2, recorder) {
+            $0.reconnectInitialDelay = .seconds(60)
+            $0.lookUp = { _ in addresses }
+        }
         defer { client.stop() }
         client.connect(to: Endpoint(host: "dual.test", port: port))
         #expect(waitUntil { rows(client) == ["milk"] }, "\(recorder.lines)")
@@ -67,12 +67,12 @@ struct TCPEndpointTests {
     @Test func failedLookupIsRetriedWithBackoff() throws {
         let recorder = LogRecorder()
         let lookups = Mutex(0)
-        var configuration = PeerConfiguration.test(recorder)
-        configuration.lookUp = { endpoint throws(SocketError) in
-            lookups.withLock { $0 += 1 }
-            throw SocketError(errno: 0, function: "getaddrinfo(\(endpoint.host))", addressInfoError: EAI_NONAME)
+        let client = try makePeer(2, recorder) {
+            $0.lookUp = { endpoint throws(SocketError) in
+                lookups.withLock { $0 += 1 }
+                throw SocketError(errno: 0, function: "getaddrinfo(\(endpoint.host))", addressInfoError: EAI_NONAME)
+            }
         }
-        let client = try ListPeer(replica: ReplicatedList(replicaID: ReplicaID(2)), configuration: configuration)
         defer { client.stop() }
         client.connect(to: Endpoint(host: "nowhere.test", port: 7000))
         #expect(waitUntil { lookups.withLock { $0 } >= 3 })
@@ -89,16 +89,17 @@ struct TCPEndpointTests {
     @Test func hungLookupTimesOutAndIsNotStartedTwice() throws {
         let recorder = LogRecorder()
         let lookups = Mutex(0)
-        var configuration = PeerConfiguration.test(recorder)
-        configuration.connectTimeout = .milliseconds(300)
-        configuration.lookUp = { endpoint throws(SocketError) in
-            lookups.withLock { $0 += 1 }
-            usleep(2_000_000)
-            throw SocketError(errno: 0, function: "getaddrinfo(\(endpoint.host))", addressInfoError: EAI_AGAIN)
+        let client = try makePeer(2, recorder) {
+            $0.connectTimeout = .milliseconds(300)
+            $0.lookUp = { endpoint throws(SocketError) in
+                lookups.withLock { $0 += 1 }
+                usleep(2_000_000)
+                throw SocketError(errno: 0, function: "getaddrinfo(\(endpoint.host))", addressInfoError: EAI_AGAIN)
+            }
         }
-        let client = try ListPeer(replica: ReplicatedList(replicaID: ReplicaID(2)), configuration: configuration)
         defer { client.stop() }
         client.connect(to: Endpoint(host: "slow.test", port: 7000))
+        #expect(waitUntil { client.connections.first?.state == .connecting })
         #expect(waitUntil(.seconds(1.5)) { recorder.contains("getaddrinfo(slow.test): Connection timed out") })
         usleep(500_000)
         #expect(lookups.withLock { $0 } == 1)

@@ -39,10 +39,10 @@ struct TCPReconnectTests {
     /// the address is free.
     @Test func listenerWaitsWhileItsAddressIsTakenThenReconnectNowListens() throws {
         let recorder = LogRecorder()
-        var configuration = PeerConfiguration.test(recorder)
-        configuration.reconnectInitialDelay = .milliseconds(100)
-        configuration.reconnectMaximumDelay = .seconds(60)
-        let server = try ListPeer(replica: ReplicatedList(replicaID: ReplicaID(1)), configuration: configuration)
+        let server = try makePeer(1, recorder) {
+            $0.reconnectInitialDelay = .milliseconds(100)
+            $0.reconnectMaximumDelay = .seconds(60)
+        }
         defer { server.stop() }
         let endpoint = try server.listen(on: .loopbackIPv4())
         let descriptor = try #require(server.listenerDescriptors.first)
@@ -71,10 +71,10 @@ struct TCPReconnectTests {
     @Test func reconnectNowRedialsAPeerWhoseBackoffIsLong() throws {
         let port = try freePort()
         let recorder = LogRecorder()
-        var configuration = PeerConfiguration.test(recorder)
-        configuration.reconnectInitialDelay = .seconds(60)
-        configuration.reconnectMaximumDelay = .seconds(120)
-        let client = try ListPeer(replica: ReplicatedList(replicaID: ReplicaID(2)), configuration: configuration)
+        let client = try makePeer(2, recorder) {
+            $0.reconnectInitialDelay = .seconds(60)
+            $0.reconnectMaximumDelay = .seconds(120)
+        }
         defer { client.stop() }
         let endpoint = Endpoint.loopbackIPv4(port: port)
         client.connect(to: endpoint)

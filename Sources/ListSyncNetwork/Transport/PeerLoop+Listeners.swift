@@ -22,8 +22,13 @@ extension PeerLoop {
         log("listening on \(endpoint)")
     }
 
-    /// Accepts every pending connection on listener `index`, refusing those beyond the connection limit;
-    /// takes the listener down when accepting fails because it no longer listens.
+    /// Accepts every pending connection on listener `index`, refusing those beyond the connection limit.
+    ///
+    /// A failed accept takes the listener down, to listen again after a backoff: it no longer listens
+    /// (the system tore it down), or it cannot take connections now (no descriptors or memory left), and
+    /// accepting again at once would only fail again in a loop. The exception is a connection reset
+    /// while pending (`ECONNABORTED`) on a listener that still listens, unless every accept fails so
+    /// (iOS reports a listener it reclaimed that way).
     func acceptAll(fromListener index: Int, now: ContinuousClock.Instant) {
         guard let listener = listeners[index].socket else { return }
         var abortedConnections = 0
@@ -32,14 +37,12 @@ extension PeerLoop {
             do {
                 accepted = try listener.acceptConnection()
             } catch {
-                if let failure = listener.listeningError() { return listenerFailed(index, because: failure, now: now) }
-                // A connection reset while pending: the listener is fine (a bounded number, so that a
-                // socket that keeps failing this way cannot hold the loop).
-                if error.errno == ECONNABORTED && abortedConnections < 64 {
+                let failure = listener.listeningError()
+                if failure == nil && error.errno == ECONNABORTED && abortedConnections < 64 {
                     abortedConnections += 1
                     continue
                 }
-                return log("accept failed: \(error)")
+                return listenerFailed(index, because: failure ?? error, now: now)
             }
             guard let (socket, remote) = accepted else { return }
             guard connections.count < configuration.maximumConnections else {
