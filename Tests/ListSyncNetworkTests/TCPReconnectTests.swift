@@ -25,7 +25,7 @@ struct TCPReconnectTests {
         let endpoint = try server.listen(on: .loopbackIPv4())
         let descriptor = try #require(server.listenerDescriptors.first)
         #expect(shutdown(descriptor, Int32(SHUT_RDWR)) == 0)
-        #expect(waitUntil { recorder.contains("listening on \(endpoint) again") }, "\(recorder.lines)")
+        #expect(waitUntil { recorder.contains("listening again on \(endpoint)") }, "\(recorder.lines)")
         #expect(recorder.lines.count { $0.contains("listener on \(endpoint) failed") } == 1, "\(recorder.lines)")
         #expect(server.listeners == [PeerListener(endpoint: endpoint, state: .listening)])
         let client = try makePeer(2)
@@ -63,7 +63,7 @@ struct TCPReconnectTests {
         squatter.close()
         server.reconnectNow()
         #expect(waitUntil(.seconds(2)) { server.listeners.first?.state == .listening }, "\(server.listeners)")
-        #expect(recorder.contains("listening on \(endpoint) again"))
+        #expect(recorder.contains("listening again on \(endpoint)"))
     }
 
     /// A dial waiting out a long backoff (its peer was down) connects at once on

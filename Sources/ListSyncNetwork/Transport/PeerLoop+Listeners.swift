@@ -88,7 +88,7 @@ extension PeerLoop {
         listeners[index].lastError = error
     }
 
-    /// Binds listener `index`'s address again; on success logs `listening on ... again`.
+    /// Binds listener `index`'s address again; on success logs `listening again on ...`.
     private func listenAgain(_ index: Int, now: ContinuousClock.Instant) {
         let address = listeners[index].address
         let socket: Socket
@@ -108,7 +108,7 @@ extension PeerLoop {
         listeners[index].lastError = nil
         listeners[index].backoff.reset()
         listeners[index].checkedAt = now
-        log("listening on \(listeners[index].endpoint) again")
+        log("listening again on \(listeners[index].endpoint)")
     }
 
     /// Checks every listener now and listens again at once, backoffs reset, on those that are down.
