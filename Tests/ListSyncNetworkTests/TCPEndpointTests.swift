@@ -33,6 +33,18 @@ struct TCPEndpointTests {
         #expect(recorder.contains("localhost:\(port) (127.0.0.1:\(port)) connected"), "\(recorder.lines)")
     }
 
+    /// Listening on a host name binds its first address and returns it, numeric, with the port chosen.
+    @Test func listeningOnAHostNameReturnsTheBoundAddress() throws {
+        let (server, port) = try Self.server(on: try Endpoint(parsing: "localhost:0"))
+        defer { server.stop() }
+        let bound = try #require(server.listeners.first?.endpoint)
+        #expect(["127.0.0.1", "::1"].contains(bound.host) && bound.port == port && port != 0, "\(bound)")
+        let client = try makePeer(2)
+        defer { client.stop() }
+        client.connect(to: bound)
+        #expect(waitUntil { rows(client) == ["milk"] })
+    }
+
     @Test func ipv6LoopbackConnects() throws {
         let (server, port) = try Self.server(on: try Endpoint(parsing: "[::1]:0"))
         defer { server.stop() }
