@@ -1,8 +1,11 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.2
 import PackageDescription
 
 let package = Package(
     name: "ListSync",
+    // The standard library's `Mutex` (module Synchronization), used by the core, the store and the network,
+    // sets these minimums; `Duration` (iOS 16) and Observation (iOS 17) are older.
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
         .library(name: "ListSync", targets: ["ListSync"]),
         .library(name: "ListSyncStore", targets: ["ListSyncStore"]),

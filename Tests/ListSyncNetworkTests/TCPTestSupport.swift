@@ -57,11 +57,12 @@ final class RawClient {
 
     /// Connects to `endpoint`, optionally with a small receive buffer (to stop reading sooner).
     init(_ endpoint: Endpoint, receiveBufferBytes: Int32? = nil) throws {
-        socket = try Socket(for: endpoint)
+        let address = try endpoint.addresses()[0]
+        socket = try Socket(family: address.family)
         if let receiveBufferBytes {
             try socket.setOption(level: SOL_SOCKET, name: SO_RCVBUF, value: receiveBufferBytes, label: "SO_RCVBUF")
         }
-        try socket.startConnect(to: endpoint)
+        try socket.startConnect(to: address)
         guard wait(for: Int16(POLLOUT), timeout: .seconds(5)), socket.connectionError() == nil else {
             socket.close()
             throw SocketError(errno: ETIMEDOUT, function: "connect")

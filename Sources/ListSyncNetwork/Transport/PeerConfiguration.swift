@@ -38,6 +38,11 @@ public struct PeerConfiguration: Sendable {
         _ = bytes.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
     }
 
+    /// Looks up the addresses of a host name (tests replace it to return several addresses, or to hang).
+    var lookUp: @Sendable (Endpoint) throws(SocketError) -> [SocketAddress] = { endpoint throws(SocketError) in
+        try endpoint.addresses()
+    }
+
     /// A configuration with the default timeouts.
     public init(sync: SyncSettings) { self.sync = sync }
 }

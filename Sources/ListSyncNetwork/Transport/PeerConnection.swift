@@ -9,7 +9,7 @@ public struct PeerConnection: Hashable, Sendable {
         case waiting(retryIn: Duration)
         /// A dialed endpoint no longer dialed: it is this peer itself (``SyncError/selfConnection``).
         case stopped
-        /// A non-blocking connect is in progress.
+        /// The lookup of a dialed host name, or a non-blocking connect, is in progress.
         case connecting
         /// Connected; the handshake or the version-vector exchange has not completed.
         case handshaking
@@ -56,7 +56,8 @@ extension PeerLoop {
             .map { endpoint, dial in
                 PeerConnection(
                     remote: endpoint, isDialed: true, replica: nil,
-                    state: dial.nextAttempt.map { .waiting(retryIn: max(.zero, $0 - now)) } ?? .stopped,
+                    state: dial.lookupStartedAt != nil
+                        ? .connecting : dial.nextAttempt.map { .waiting(retryIn: max(.zero, $0 - now)) } ?? .stopped,
                     lastError: dial.lastError)
             }
         return open + waiting

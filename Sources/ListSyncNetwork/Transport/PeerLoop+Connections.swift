@@ -6,33 +6,10 @@ import ListSync
     import Darwin
 #endif
 
-/// Opening and closing connections: accept, dial, reconnect, close with a log line.
+/// Starting and closing connections: the handshake, a completed connect, a close with a log line.
 extension PeerLoop {
-    /// Accepts every pending connection on `listener`, refusing those beyond the connection limit.
-    func acceptAll(from listener: Socket, now: ContinuousClock.Instant) {
-        while true {
-            let accepted: (Socket, Endpoint)?
-            do {
-                accepted = try listener.acceptConnection()
-            } catch {
-                return log("accept failed: \(error)")
-            }
-            guard let (socket, remote) = accepted else { return }
-            guard connections.count < configuration.maximumConnections else {
-                log("refused connection from \(remote): \(connections.count) connections open")
-                socket.close()
-                continue
-            }
-            let connection = TCPConnection(
-                id: takeConnectionID(), socket: socket, remote: remote, dial: nil, isConnecting: false, now: now)
-            connections[connection.id] = connection
-            log("\(connection.label) accepted")
-            start(connection, role: .responder, now: now)
-        }
-    }
-
     /// Starts the handshake of a connected socket.
-    private func start(_ connection: TCPConnection, role: ConnectionRole, now: ContinuousClock.Instant) {
+    func start(_ connection: TCPConnection, role: ConnectionRole, now: ContinuousClock.Instant) {
         connection.startedAt = now
         do {
             try connection.socket.setOption(
@@ -48,33 +25,9 @@ extension PeerLoop {
     }
 
     /// A new connection number.
-    private func takeConnectionID() -> ConnectionID {
+    func takeConnectionID() -> ConnectionID {
         defer { nextConnectionNumber += 1 }
         return ConnectionID(nextConnectionNumber)
-    }
-
-    /// Starts connecting to every dial whose retry time has come.
-    func startDueDials(now: ContinuousClock.Instant) {
-        for (endpoint, dial) in dials where dial.connection == nil && dial.nextAttempt.map({ $0 <= now }) == true {
-            let socket: Socket
-            do throws(SocketError) {
-                socket = try Socket(for: endpoint)
-                do throws(SocketError) {
-                    try socket.startConnect(to: endpoint)
-                } catch {
-                    socket.close()
-                    throw error
-                }
-            } catch {
-                log("connecting to \(endpoint) failed: \(error)")
-                scheduleRetry(endpoint, after: .socket(error), wasLive: false, now: now)
-                continue
-            }
-            let connection = TCPConnection(
-                id: takeConnectionID(), socket: socket, remote: endpoint, dial: endpoint, isConnecting: true, now: now)
-            connections[connection.id] = connection
-            dials[endpoint]?.connection = connection.id
-        }
     }
 
     /// Completes a non-blocking connect.
@@ -103,8 +56,12 @@ extension PeerLoop {
         if !isRepeatedRefusal(error, of: connection, endpoint: endpoint) {
             log("\(connection.label) closed: error \(error.code) \(error)")
         }
-        if let endpoint {
-            dials[endpoint]?.connection = nil
+        guard let endpoint else { return }
+        dials[endpoint]?.connection = nil
+        if connection.isConnecting && dials[endpoint]?.untriedAddresses.isEmpty == false {
+            dialNextAddress(endpoint, after: error, now: now)
+        } else {
+            dials[endpoint]?.untriedAddresses = []
             scheduleRetry(endpoint, after: error, wasLive: wasLive, now: now)
         }
     }
@@ -129,43 +86,12 @@ extension PeerLoop {
         return RetryPolicy(error) != .linkFailure
     }
 
-    /// Schedules the next attempt of a dial whose connection closed because of `error`, as
-    /// ``RetryPolicy`` says: never for this peer itself, after the long refusal backoff when the peer
-    /// refused this peer's identity, else after the backoff, which starts over only after a live
-    /// connection ended without a refusal. Logs the delay unless the dial failed this way last time.
-    private func scheduleRetry(
-        _ endpoint: Endpoint, after error: SyncError, wasLive: Bool, now: ContinuousClock.Instant
-    ) {
-        guard var dial = dials[endpoint], !isStopping else { return }
-        let policy = RetryPolicy(error)
-        let isRepeated = dial.lastError == error && policy != .linkFailure
-        dial.lastError = error
-        let jitter = Double.random(in: 0..<1, using: &random)
-        let delay: Duration
-        switch policy {
-        case .stop:
-            dial.nextAttempt = nil
-            dials[endpoint] = dial
-            return log("stopped dialing \(endpoint): it is this peer (error \(error.code))")
-        case .refusedIdentity:
-            delay = dial.refusalBackoff.nextDelay(random: jitter)
-        case .refusedData:
-            delay = dial.backoff.nextDelay(random: jitter)
-        case .linkFailure:
-            if wasLive { dial.backoff.reset() }
-            if wasLive { dial.refusalBackoff.reset() }
-            delay = dial.backoff.nextDelay(random: jitter)
-        }
-        dial.nextAttempt = now + delay
-        dials[endpoint] = dial
-        if !isRepeated { log("reconnecting to \(endpoint) in \(delay.milliseconds) ms") }
-    }
-
     /// Closes every connection and listener (on stop).
     func shutDown(now: ContinuousClock.Instant) {
         dials.removeAll()
         for connection in connections.values { close(connection, because: .shuttingDown, now: now) }
-        for listener in listeners { listener.socket.close() }
+        for listener in listeners { listener.socket?.close() }
         listeners.removeAll()
+        resolver.stop()
     }
 }

@@ -31,6 +31,28 @@ final class PeerLoop<Replica: SyncReplica> {
         var connection: ConnectionID?
         /// Why the last connection closed, until one is live again.
         var lastError: SyncError?
+        /// The addresses of this attempt not tried yet, in order (for a host name, those of its lookup).
+        var untriedAddresses: [SocketAddress] = []
+        /// When the lookup of this attempt's host name started, while it runs.
+        var lookupStartedAt: ContinuousClock.Instant?
+    }
+
+    /// A socket this peer listens on, or one to listen on again after the system tore it down.
+    struct Listener {
+        /// The socket; nil while down.
+        var socket: Socket?
+        /// The bound address (its port chosen when 0 was asked for), listened on again after a failure.
+        let address: SocketAddress
+        /// `address`, for log lines and status.
+        let endpoint: Endpoint
+        /// Delays between attempts to listen again.
+        var backoff: Backoff
+        /// While down: the next attempt to listen again.
+        var nextAttempt: ContinuousClock.Instant?
+        /// While down: why it went down, or why the last attempt to listen again failed.
+        var lastError: SocketError?
+        /// When the socket was last checked for being torn down.
+        var checkedAt: ContinuousClock.Instant
     }
 
     /// Bytes pulled from the node per connection before writing, and read per `read` call.
@@ -42,8 +64,10 @@ final class PeerLoop<Replica: SyncReplica> {
     let configuration: PeerConfiguration
     /// Interrupts `poll`.
     let wakePipe: WakePipe
-    /// Listening sockets and their endpoints.
-    var listeners: [(socket: Socket, endpoint: Endpoint)] = []
+    /// Listening sockets, and those waiting to listen again.
+    var listeners: [Listener] = []
+    /// Looks up the host names of dials.
+    let resolver: NameResolver
     /// Open connections.
     var connections: [ConnectionID: TCPConnection] = [:]
     /// Endpoints to keep connected to.
@@ -67,6 +91,7 @@ final class PeerLoop<Replica: SyncReplica> {
         self.node = node
         self.configuration = configuration
         self.wakePipe = wakePipe
+        resolver = NameResolver(wakePipe: wakePipe, lookUp: configuration.lookUp)
     }
 
     /// Interrupts `poll` so that queued work is done now; does nothing once stopping (the pipe may be closed).
@@ -82,7 +107,8 @@ final class PeerLoop<Replica: SyncReplica> {
         pollTargets = [.wake]
         var descriptors = [pollfd(fd: wakePipe.readEnd, events: Int16(POLLIN), revents: 0)]
         for (index, listener) in listeners.enumerated() {
-            descriptors.append(pollfd(fd: listener.socket.descriptor, events: Int16(POLLIN), revents: 0))
+            guard let socket = listener.socket else { continue }
+            descriptors.append(pollfd(fd: socket.descriptor, events: Int16(POLLIN), revents: 0))
             pollTargets.append(.listener(index))
         }
         for (id, connection) in connections {
@@ -101,7 +127,7 @@ final class PeerLoop<Replica: SyncReplica> {
             case .wake:
                 wakePipe.drain()
             case .listener(let index):
-                if index < listeners.count { acceptAll(from: listeners[index].socket, now: now) }
+                if index < listeners.count { acceptAll(fromListener: index, now: now) }
             case .connection(let id):
                 guard let connection = connections[id] else { continue }
                 if connection.isConnecting { finishConnect(connection, now: now) } else { read(connection, now: now) }
@@ -110,6 +136,8 @@ final class PeerLoop<Replica: SyncReplica> {
         node.publishLocalChanges()
         for id in connections.keys.sorted() { pump(id, now: now) }
         checkTimers(now: now)
+        checkListeners(now: now)
+        finishLookups(now: now)
         startDueDials(now: now)
     }
 

@@ -12,26 +12,25 @@ final class Socket {
     /// The file descriptor, or -1 once closed.
     private(set) var descriptor: Int32
 
-    /// Wraps an open descriptor and makes it non-blocking.
+    /// Wraps an open descriptor (created or accepted), makes it non-blocking and, on Darwin, keeps a write
+    /// to a closed connection from raising SIGPIPE (`SO_NOSIGPIPE`; Linux passes `MSG_NOSIGNAL` to `send`).
     init(descriptor: Int32) throws(SocketError) {
         self.descriptor = descriptor
         do {
             let flags = try syscall("fcntl(F_GETFL)") { fcntl(descriptor, F_GETFL) } ?? 0
             try syscall("fcntl(F_SETFL)") { fcntl(descriptor, F_SETFL, flags | O_NONBLOCK) }
+            #if canImport(Darwin)
+                try setOption(level: SOL_SOCKET, name: SO_NOSIGPIPE, value: 1, label: "SO_NOSIGPIPE")
+            #endif
         } catch {
             close()
             throw error
         }
     }
 
-    /// A new TCP socket for the address family of `endpoint`.
-    convenience init(for endpoint: Endpoint) throws(SocketError) {
-        #if canImport(Glibc)
-            let type = Int32(SOCK_STREAM.rawValue)
-        #else
-            let type = SOCK_STREAM
-        #endif
-        let descriptor = try syscall("socket") { socket(endpoint.isIPv6 ? AF_INET6 : AF_INET, type, 0) } ?? -1
+    /// A new TCP socket for `family` (`AF_INET` or `AF_INET6`).
+    convenience init(family: Int32) throws(SocketError) {
+        let descriptor = try syscall("socket") { socket(family, streamSocketType, 0) } ?? -1
         try self.init(descriptor: descriptor)
     }
 
@@ -55,48 +54,52 @@ final class Socket {
         }
     }
 
-    /// Binds to `endpoint` and listens; returns the bound endpoint (with the port chosen when 0).
-    func bindAndListen(on endpoint: Endpoint, backlog: Int32 = 128) throws(SocketError) -> Endpoint {
+    /// Binds to `address` and listens; returns the bound address (with the port chosen when 0).
+    func bindAndListen(on address: SocketAddress, backlog: Int32 = 128) throws(SocketError) -> SocketAddress {
         try setOption(level: SOL_SOCKET, name: SO_REUSEADDR, value: 1, label: "SO_REUSEADDR")
-        if endpoint.isIPv6 {
+        if address.family == AF_INET6 {
             try setOption(level: Int32(IPPROTO_IPV6), name: IPV6_V6ONLY, value: 1, label: "IPV6_V6ONLY")
         }
-        _ = try endpoint.withSocketAddress { address, length throws(SocketError) in
-            try syscall("bind(\(endpoint))") { bind(descriptor, address, length) }
+        _ = try address.withSocketAddress { pointer, length throws(SocketError) in
+            try syscall("bind(\(address.endpoint))") { bind(descriptor, pointer, length) }
         }
         try syscall("listen") { listen(descriptor, backlog) }
-        return try localEndpoint()
+        return try localAddress()
     }
 
-    /// The endpoint the socket is bound to.
-    func localEndpoint() throws(SocketError) -> Endpoint {
-        var storage = sockaddr_storage()
-        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
-        _ = try withUnsafeMutablePointer(to: &storage) { pointer throws(SocketError) in
-            try pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address throws(SocketError) in
-                try syscall("getsockname") { getsockname(descriptor, address, &length) }
-            }
+    /// The address the socket is bound to.
+    func localAddress() throws(SocketError) -> SocketAddress {
+        try SocketAddress.receive { address, length throws(SocketError) in
+            try syscall("getsockname") { getsockname(descriptor, address, length) }
+        }.address
+    }
+
+    /// Why this socket no longer accepts connections (the system tore it down, as iOS does to the
+    /// listeners of a suspended app), or nil while it listens.
+    func listeningError() -> SocketError? {
+        var value: Int32 = 0
+        var length = socklen_t(MemoryLayout<Int32>.size)
+        guard getsockopt(descriptor, SOL_SOCKET, SO_ACCEPTCONN, &value, &length) == 0 else {
+            return SocketError(errno: errno, function: "getsockopt(SO_ACCEPTCONN)")
         }
-        return Endpoint(storage)
+        return value != 0 ? nil : SocketError(errno: EINVAL, function: "listen (the socket stopped listening)")
     }
 
     /// Accepts one pending connection, or returns nil when none is pending.
     func acceptConnection() throws(SocketError) -> (Socket, Endpoint)? {
-        var storage = sockaddr_storage()
-        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
-        let accepted = try withUnsafeMutablePointer(to: &storage) { pointer throws(SocketError) in
-            try pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address throws(SocketError) in
-                try syscall("accept", wouldBlockIsNil: true) { accept(descriptor, address, &length) }
-            }
+        let (address, accepted) = try SocketAddress.receive { address, length throws(SocketError) in
+            try syscall("accept", wouldBlockIsNil: true) { accept(descriptor, address, length) }
         }
         guard let accepted else { return nil }
-        return (try Socket(descriptor: accepted), Endpoint(storage))
+        return (try Socket(descriptor: accepted), address.endpoint)
     }
 
-    /// Starts connecting to `endpoint`; completion is signalled by writability, then ``connectionError()``.
-    func startConnect(to endpoint: Endpoint) throws(SocketError) {
-        try endpoint.withSocketAddress { address, length throws(SocketError) in
-            _ = try syscall("connect(\(endpoint))", wouldBlockIsNil: true) { connect(descriptor, address, length) }
+    /// Starts connecting to `address`; completion is signalled by writability, then ``connectionError()``.
+    func startConnect(to address: SocketAddress) throws(SocketError) {
+        try address.withSocketAddress { pointer, length throws(SocketError) in
+            _ = try syscall("connect(\(address.endpoint))", wouldBlockIsNil: true) {
+                connect(descriptor, pointer, length)
+            }
         }
     }
 
@@ -126,10 +129,18 @@ final class Socket {
         } ?? 0
     }
 
-    /// Flag that keeps a write to a closed connection from raising SIGPIPE.
+    /// Flag that keeps a write to a closed connection from raising SIGPIPE: `MSG_NOSIGNAL` on Linux; none
+    /// on Darwin, where every socket has `SO_NOSIGPIPE` set instead (see ``init(descriptor:)``).
     #if canImport(Glibc)
         private static let noSignal = Int32(MSG_NOSIGNAL)
     #else
         private static let noSignal: Int32 = 0
     #endif
 }
+
+/// The `type` argument of `socket` for TCP (an enum value in Glibc, an `Int32` in Darwin).
+#if canImport(Glibc)
+    let streamSocketType = Int32(SOCK_STREAM.rawValue)
+#else
+    let streamSocketType = SOCK_STREAM
+#endif

@@ -14,7 +14,7 @@ import ListSync
 /// let peer = try SyncPeer(replica: ReplicatedList<String>(), configuration: PeerConfiguration(
 ///     sync: SyncSettings(document: "groceries", secret: secret)))
 /// let endpoint = try peer.listen(on: Endpoint(host: "0.0.0.0", port: 7000))
-/// peer.connect(to: Endpoint(host: "192.168.1.20", port: 7000))
+/// peer.connect(to: try Endpoint(parsing: "laptop.local:7000"))
 /// peer.edit { list in list.append("milk") }   // streamed to every connected peer
 /// peer.stop()
 /// ```
@@ -38,28 +38,46 @@ public final class SyncPeer<Replica: SyncReplica>: Sendable {
         Thread.detachNewThread { [self] in run() }
     }
 
-    /// Listens on `endpoint` (port 0 picks a free port) and returns the bound endpoint.
-    /// - Throws: ``SocketError`` naming the failed call (`bind` on a port in use, for example).
+    /// Listens on `endpoint` (port 0 picks a free port) and returns the bound endpoint. A host name is
+    /// looked up first (which may block), and the first of its addresses that binds is listened on.
+    ///
+    /// When the system tears the listener down (iOS does when the app is suspended), the peer listens on
+    /// the same address and port again, with backoff (``listeners`` shows it meanwhile), or at once on
+    /// ``reconnectNow()``.
+    /// - Throws: ``SocketError`` naming the failed call (`bind` on a port in use, `getaddrinfo` for an
+    ///   unknown host name).
     @discardableResult
     public func listen(on endpoint: Endpoint) throws(SocketError) -> Endpoint {
-        try loop.withLock { loop throws(SocketError) in
+        let addresses = try endpoint.addresses()
+        return try loop.withLock { loop throws(SocketError) in
             guard !loop.isStopping else { throw SocketError(errno: ECANCELED, function: "listen (peer stopped)") }
-            let socket = try Socket(for: endpoint)
-            let bound: Endpoint
-            do throws(SocketError) {
-                bound = try socket.bindAndListen(on: endpoint)
-            } catch {
-                socket.close()
-                throw error
+            var lastError: SocketError?
+            for address in addresses {
+                do throws(SocketError) {
+                    let socket = try Socket(family: address.family)
+                    let bound: SocketAddress
+                    do throws(SocketError) {
+                        bound = try socket.bindAndListen(on: address)
+                    } catch {
+                        socket.close()
+                        throw error
+                    }
+                    loop.addListener(socket, address: bound, now: .now)
+                    loop.wake()
+                    return bound.endpoint
+                } catch {
+                    lastError = error
+                }
             }
-            loop.listeners.append((socket, bound))
-            loop.log("listening on \(bound)")
-            loop.wake()
-            return bound
+            throw lastError ?? SocketError(errno: EADDRNOTAVAIL, function: "listen(\(endpoint))")
         }
     }
 
     /// Keeps a connection to `endpoint` open: dials now, and redials with backoff whenever it closes.
+    ///
+    /// Each attempt looks a host name up again (off the peer's thread; a lookup counts against
+    /// ``PeerConfiguration/connectTimeout``) and tries its addresses, IPv6 and IPv4, in the order the
+    /// resolver gives them, each with the connect timeout, until one connects.
     public func connect(to endpoint: Endpoint) {
         loop.withLock { loop in
             guard loop.dials[endpoint] == nil, !loop.isStopping else { return }
@@ -70,6 +88,20 @@ public final class SyncPeer<Replica: SyncReplica>: Sendable {
                 refusalBackoff: Backoff(
                     initial: configuration.refusalInitialDelay, maximum: configuration.refusalMaximumDelay),
                 nextAttempt: .now, connection: nil)
+            loop.wake()
+        }
+    }
+
+    /// Reconnects at once, for an app returning to the foreground: listens again on every listener the
+    /// system tore down, dials every endpoint waiting for its next attempt, resets every backoff, and
+    /// sends a heartbeat on every connection so that one that died meanwhile is closed and redialed now.
+    public func reconnectNow() {
+        loop.withLock { loop in
+            guard !loop.isStopping else { return }
+            let now = ContinuousClock.now
+            loop.relistenNow(now: now)
+            loop.redialNow(now: now)
+            loop.log("reconnecting now")
             loop.wake()
         }
     }
@@ -131,6 +163,12 @@ public final class SyncPeer<Replica: SyncReplica>: Sendable {
 
     /// Every open connection and every dialed endpoint waiting to redial, with its address and state.
     public var connections: [PeerConnection] { loop.withLock { $0.connectionStates(now: .now) } }
+
+    /// Every listener, listening or waiting to listen again after the system tore it down.
+    public var listeners: [PeerListener] { loop.withLock { $0.listenerStates(now: .now) } }
+
+    /// The descriptors of the listening sockets, for tests that tear one down.
+    var listenerDescriptors: [Int32] { loop.withLock { $0.listeners.compactMap { $0.socket?.descriptor } } }
 
     /// Connections open, authenticated or not.
     public var connectionCount: Int { loop.withLock { $0.connections.count } }

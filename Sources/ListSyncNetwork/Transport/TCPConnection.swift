@@ -8,8 +8,10 @@ final class TCPConnection {
     let id: ConnectionID
     /// The socket.
     let socket: Socket
-    /// The other end.
+    /// The other end: the dialed endpoint, or the address an accepted connection came from.
     let remote: Endpoint
+    /// The address connected to, when dialed (for a host name, the one of its addresses being tried).
+    let address: Endpoint?
     /// The endpoint this connection was dialed to, to redial on close; nil when accepted.
     let dial: Endpoint?
     /// Whether a non-blocking connect is in progress.
@@ -31,14 +33,15 @@ final class TCPConnection {
     /// Index of the first unwritten byte of `pending`.
     private var pendingStart = 0
 
-    /// A connection over `socket` to `remote`, started at `now`.
+    /// A connection over `socket` to `remote` (at `address`, when dialed), started at `now`.
     init(
-        id: ConnectionID, socket: Socket, remote: Endpoint, dial: Endpoint?, isConnecting: Bool,
+        id: ConnectionID, socket: Socket, remote: Endpoint, address: Endpoint?, dial: Endpoint?, isConnecting: Bool,
         now: ContinuousClock.Instant
     ) {
         self.id = id
         self.socket = socket
         self.remote = remote
+        self.address = address
         self.dial = dial
         self.isConnecting = isConnecting
         startedAt = now
@@ -80,6 +83,10 @@ final class TCPConnection {
         }
     }
 
-    /// `#3 127.0.0.1:5000` and, once known, the peer's replica.
-    var label: String { "connection \(id) \(remote)" + (peer.map { " replica \($0)" } ?? "") }
+    /// `#3 127.0.0.1:5000`, the address when it is not the endpoint's host (`#4 phone.local:5000
+    /// (192.168.1.20:5000)`) and, once known, the peer's replica.
+    var label: String {
+        let via = address.flatMap { $0 == remote ? nil : " (\($0))" } ?? ""
+        return "connection \(id) \(remote)\(via)" + (peer.map { " replica \($0)" } ?? "")
+    }
 }

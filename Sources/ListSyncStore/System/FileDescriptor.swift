@@ -90,8 +90,16 @@ final class FileDescriptor {
     }
 
     /// Flushes the file's data and metadata to stable storage.
+    ///
+    /// On Darwin `fsync` only hands the data to the drive, which may keep it in its volatile cache:
+    /// `fcntl(F_FULLFSYNC)` asks the drive to flush that cache too. Some file systems (network shares,
+    /// FAT) do not support it; then, as SQLite does, this falls back to `fsync`.
     func sync() throws(SystemError) {
         try injectFault("fsync")
+        #if canImport(Darwin)
+            let flushed = try? systemCall("fcntl(F_FULLFSYNC)", path: path) { fcntl(descriptor, F_FULLFSYNC) }
+            if flushed != nil { return }
+        #endif
         try systemCall("fsync", path: path) { fsync(descriptor) }
     }
 

@@ -90,20 +90,10 @@ extension Endpoint {
     /// Why a peer cannot be dialed on port 0.
     static let portZeroDialed = "port 0 cannot be dialed; give the peer's port, 1 to 65535"
 
-    /// Parses `HOST:PORT`, `[IPv6]:PORT` or `localhost:PORT`; nil when malformed.
+    /// Parses `HOST:PORT` as the library does (``Endpoint/init(parsing:)``: addresses, `[IPv6%scope]`,
+    /// host names); nil when malformed.
     init?(parsing text: String) {
-        guard let colon = text.lastIndex(of: ":"), let port = UInt16(text[text.index(after: colon)...]) else {
-            return nil
-        }
-        var host = String(text[..<colon])
-        if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
-        if host == "localhost" { host = "127.0.0.1" }
-        let isIPv4 =
-            host.split(separator: ".", omittingEmptySubsequences: false).count == 4
-            && host.split(separator: ".").allSatisfy { UInt8($0) != nil }
-        guard isIPv4 || (host.contains(":") && host.allSatisfy { $0.isHexDigit || $0 == ":" || $0 == "." }) else {
-            return nil
-        }
-        self.init(host: host, port: port)
+        guard let endpoint = try? Endpoint(parsing: text) as Endpoint else { return nil }
+        self = endpoint
     }
 }

@@ -1,0 +1,131 @@
+import ListSync
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Dialing: each attempt resolves the endpoint (a host name off the loop), tries its addresses in order
+/// until one connects, and schedules the next attempt with backoff when none does.
+extension PeerLoop {
+    /// Starts every dial whose retry time has come and that is not connected or looking up its host.
+    func startDueDials(now: ContinuousClock.Instant) {
+        for (endpoint, dial) in dials
+        where dial.connection == nil && dial.lookupStartedAt == nil && dial.nextAttempt.map({ $0 <= now }) == true {
+            guard endpoint.isNumeric else {
+                dials[endpoint]?.lookupStartedAt = now
+                resolver.start(endpoint)
+                continue
+            }
+            do {
+                dials[endpoint]?.untriedAddresses = try endpoint.addresses()
+            } catch {
+                log("connecting to \(endpoint) failed: \(error)")
+                scheduleRetry(endpoint, after: .socket(error), wasLive: false, now: now)
+                continue
+            }
+            dialNextAddress(endpoint, after: nil, now: now)
+        }
+    }
+
+    /// Dials the addresses of the host names looked up since the last call, and fails the attempts whose
+    /// lookup took longer than the connect timeout (a lookup still running is not started again).
+    func finishLookups(now: ContinuousClock.Instant) {
+        for (endpoint, addresses) in resolver.takeFinished() where dials[endpoint]?.lookupStartedAt != nil {
+            dials[endpoint]?.lookupStartedAt = nil
+            switch addresses {
+            case .success(let addresses):
+                dials[endpoint]?.untriedAddresses = addresses
+                dialNextAddress(endpoint, after: nil, now: now)
+            case .failure(let error):
+                log("connecting to \(endpoint) failed: \(error)")
+                scheduleRetry(endpoint, after: .socket(error), wasLive: false, now: now)
+            }
+        }
+        for (endpoint, dial) in dials {
+            guard let started = dial.lookupStartedAt, now - started > configuration.connectTimeout else { continue }
+            dials[endpoint]?.lookupStartedAt = nil
+            let error = SocketError(errno: ETIMEDOUT, function: "getaddrinfo(\(endpoint.host))")
+            log("connecting to \(endpoint) failed: \(error)")
+            scheduleRetry(endpoint, after: .socket(error), wasLive: false, now: now)
+        }
+    }
+
+    /// Starts connecting to the next untried address of `endpoint`'s attempt; when none is left, schedules
+    /// the next attempt after `error`, the failure of the last address tried.
+    func dialNextAddress(_ endpoint: Endpoint, after error: SyncError?, now: ContinuousClock.Instant) {
+        var lastError = error
+        while var dial = dials[endpoint], !dial.untriedAddresses.isEmpty {
+            let address = dial.untriedAddresses.removeFirst()
+            dials[endpoint] = dial
+            let socket: Socket
+            do throws(SocketError) {
+                socket = try Socket(family: address.family)
+                do throws(SocketError) {
+                    try socket.startConnect(to: address)
+                } catch {
+                    socket.close()
+                    throw error
+                }
+            } catch {
+                log("connecting to \(endpoint) failed: \(error)")
+                lastError = .socket(error)
+                continue
+            }
+            let connection = TCPConnection(
+                id: takeConnectionID(), socket: socket, remote: endpoint, address: address.endpoint, dial: endpoint,
+                isConnecting: true, now: now)
+            connections[connection.id] = connection
+            dials[endpoint]?.connection = connection.id
+            return
+        }
+        if let lastError { scheduleRetry(endpoint, after: lastError, wasLive: false, now: now) }
+    }
+
+    /// Schedules the next attempt of a dial whose connection closed because of `error`, as
+    /// ``RetryPolicy`` says: never for this peer itself, after the long refusal backoff when the peer
+    /// refused this peer's identity, else after the backoff, which starts over only after a live
+    /// connection ended without a refusal. Logs the delay unless the dial failed this way last time.
+    func scheduleRetry(
+        _ endpoint: Endpoint, after error: SyncError, wasLive: Bool, now: ContinuousClock.Instant
+    ) {
+        guard var dial = dials[endpoint], !isStopping else { return }
+        let policy = RetryPolicy(error)
+        let isRepeated = dial.lastError == error && policy != .linkFailure
+        dial.lastError = error
+        let jitter = Double.random(in: 0..<1, using: &random)
+        let delay: Duration
+        switch policy {
+        case .stop:
+            dial.nextAttempt = nil
+            dials[endpoint] = dial
+            return log("stopped dialing \(endpoint): it is this peer (error \(error.code))")
+        case .refusedIdentity:
+            delay = dial.refusalBackoff.nextDelay(random: jitter)
+        case .refusedData:
+            delay = dial.backoff.nextDelay(random: jitter)
+        case .linkFailure:
+            if wasLive { dial.backoff.reset() }
+            if wasLive { dial.refusalBackoff.reset() }
+            delay = dial.backoff.nextDelay(random: jitter)
+        }
+        dial.nextAttempt = now + delay
+        dials[endpoint] = dial
+        if !isRepeated { log("reconnecting to \(endpoint) in \(delay.milliseconds) ms") }
+    }
+
+    /// Dials every endpoint waiting for its next attempt now, with its backoffs reset, and sends a
+    /// heartbeat on every authenticated connection so that one the system tore down fails (and redials)
+    /// at once.
+    func redialNow(now: ContinuousClock.Instant) {
+        for endpoint in Array(dials.keys) {
+            dials[endpoint]?.backoff.reset()
+            dials[endpoint]?.refusalBackoff.reset()
+            if dials[endpoint]?.connection == nil && dials[endpoint]?.nextAttempt != nil {
+                dials[endpoint]?.nextAttempt = now
+            }
+        }
+        for id in connections.keys where node.isAuthenticated(id) { node.queueHeartbeat(on: id) }
+    }
+}
