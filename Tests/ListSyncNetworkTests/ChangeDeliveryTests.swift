@@ -8,12 +8,12 @@ import Testing
 
 /// Every change of a peer's rows, local or remote, reaches a subscriber exactly once and in order: a
 /// consumer that applies each event to a plain array (checked as a table view would) ends equal to
-/// the list, also when it is slow and events are combined. 2 seeds in `swift test`, 24 in the long run
+/// the list, also when it is slow and events are combined. 2 seeds in `swift test`, 48 in the long run
 /// (``RunSize``); `LISTSYNC_DELIVERY_SEEDS=N` runs N seeds; `LISTSYNC_DELIVERY_SEED=S` replays one.
 @Suite(.timeLimit(.minutes(5)))
 struct ChangeDeliveryTests {
     static let environment = ProcessInfo.processInfo.environment
-    static let seeds = RunSize.seeds("LISTSYNC_DELIVERY_SEEDS", quick: 2, long: 24, from: 1)
+    static let seeds = RunSize.seeds("LISTSYNC_DELIVERY_SEEDS", quick: 2, long: 48, from: 1)
 
     /// A consumer's rows, the events it took, and the first batch that did not fit them.
     final class Consumer: Sendable {

@@ -50,8 +50,8 @@ struct SyncNodeTests {
     }
 
     /// Random topologies (a spanning tree plus extra links), random edits between random deliveries: 8
-    /// seeds in `swift test`, 400 in the long run (``RunSize``); `LISTSYNC_TOPOLOGY_SEEDS=N` runs N.
-    @Test(arguments: RunSize.seeds("LISTSYNC_TOPOLOGY_SEEDS", quick: 8, long: 400))
+    /// seeds in `swift test`, 1,200 in the long run (``RunSize``); `LISTSYNC_TOPOLOGY_SEEDS=N` runs N.
+    @Test(arguments: RunSize.seeds("LISTSYNC_TOPOLOGY_SEEDS", quick: 8, long: 1_200))
     func randomTopologiesConverge(seed: UInt64) {
         var generator = SplitMix64(seed: seed &* 0x9E37_79B9_7F4A_7C15 &+ 17)
         let count = Int.random(in: 2...7, using: &generator)

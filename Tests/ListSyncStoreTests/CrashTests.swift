@@ -5,10 +5,10 @@ import TestSupport
 import Testing
 
 /// Real processes edit a replica and are killed with SIGKILL at random moments; every reopen must hold
-/// exactly what the worker saw acknowledged (see ``CrashOracle``). 12 kills per test in `swift test`, 200
+/// exactly what the worker saw acknowledged (see ``CrashOracle``). 12 kills per test in `swift test`, 400
 /// in the long run (``RunSize``); `LISTSYNC_KILLS=N` sets the number of kills per test.
 struct CrashTests {
-    static let kills = RunSize.count("LISTSYNC_KILLS", quick: 12, long: 200)
+    static let kills = RunSize.count("LISTSYNC_KILLS", quick: 12, long: 400)
 
     /// Worker settings: commit policy and automatic compaction threshold in bytes (0 for none).
     static let workloads: [(policy: String, compaction: Int, seed: UInt64)] = [

@@ -7,13 +7,13 @@ import Testing
 /// Random truncations, bit flips and missing files in a replica directory with a known history of
 /// acknowledged changes; every open (strict and salvage) ends in a typed error or in the state after
 /// some prefix of those changes (for salvage of a lost snapshot: of a run of the changes logged after it), and a
-/// salvaged directory then opens cleanly to the same state. 8 seeds in `swift test`, 300 in the long run
+/// salvaged directory then opens cleanly to the same state. 8 seeds in `swift test`, 900 in the long run
 /// (``RunSize``); `LISTSYNC_STORE_FUZZ_SEEDS=N` runs N seeds; `LISTSYNC_STORE_FUZZ_SEED=S` replays one.
 struct StoreFuzzTests {
     static let environment = ProcessInfo.processInfo.environment
     static let seeds: [UInt64] =
         environment["LISTSYNC_STORE_FUZZ_SEED"].flatMap { UInt64($0) }.map { [$0] }
-        ?? Array(RunSize.seeds("LISTSYNC_STORE_FUZZ_SEEDS", quick: 8, long: 300, from: 0xF0_2200))
+        ?? Array(RunSize.seeds("LISTSYNC_STORE_FUZZ_SEEDS", quick: 8, long: 900, from: 0xF0_2200))
     static let trialsPerSeed = 10
 
     /// A replica directory and the acknowledged change sets that made it, in order; the first

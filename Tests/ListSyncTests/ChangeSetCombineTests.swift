@@ -4,13 +4,13 @@ import TestSupport
 import Testing
 
 /// `ChangeSet(combining:)` against merging the change sets one by one: randomized and seeded.
-/// 16 seeds in `swift test`, 1,000 in the long run (``RunSize``); `LISTSYNC_COMBINE_SEEDS=N` runs N
+/// 16 seeds in `swift test`, 3,000 in the long run (``RunSize``); `LISTSYNC_COMBINE_SEEDS=N` runs N
 /// seeds; `LISTSYNC_COMBINE_SEED=S` replays one.
 struct ChangeSetCombineTests {
     static let environment = ProcessInfo.processInfo.environment
     static let seeds: [UInt64] =
         environment["LISTSYNC_COMBINE_SEED"].flatMap { UInt64($0) }.map { [$0] }
-        ?? Array(RunSize.seeds("LISTSYNC_COMBINE_SEEDS", quick: 16, long: 1_000, from: 0xC0_4B1E))
+        ?? Array(RunSize.seeds("LISTSYNC_COMBINE_SEEDS", quick: 16, long: 3_000, from: 0xC0_4B1E))
 
     /// Three replicas edit at random and now and then sync; every delta one sends is recorded.
     static func history(seed: UInt64) throws -> (base: [UInt8], deltas: [ChangeSet]) {

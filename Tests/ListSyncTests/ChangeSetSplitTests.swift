@@ -27,8 +27,8 @@ struct ChangeSetSplitTests {
         return replicas
     }
 
-    /// 12 seeds in `swift test`, 400 in the long run (``RunSize``); `LISTSYNC_SPLIT_SEEDS=N` runs N.
-    @Test(arguments: RunSize.seeds("LISTSYNC_SPLIT_SEEDS", quick: 12, long: 400))
+    /// 12 seeds in `swift test`, 1,200 in the long run (``RunSize``); `LISTSYNC_SPLIT_SEEDS=N` runs N.
+    @Test(arguments: RunSize.seeds("LISTSYNC_SPLIT_SEEDS", quick: 12, long: 1_200))
     func partsMergedInAnyOrderWithDuplicatesEqualTheWhole(seed: UInt64) throws {
         print("ChangeSetSplitTests seed \(seed)")
         var random = SplitMix64(seed: seed)

@@ -7,11 +7,11 @@ import Testing
 /// Change sets with extreme but well-formed values (counters and Lamport times at and past the limits,
 /// this replica's own ID, long keys, large and foreign values, missing coverage), and bit flips of them,
 /// merged into replicas that then keep editing, syncing and reloading: every outcome is a typed error or
-/// a valid state, never a trap. 16 seeds in `swift test`, 2,000 in the long run (``RunSize``);
+/// a valid state, never a trap. 16 seeds in `swift test`, 6,000 in the long run (``RunSize``);
 /// `LISTSYNC_FUZZ_SEEDS=N` runs N seeds; `LISTSYNC_FUZZ_SEED=S` replays one.
 struct HostileChangeSetTests {
     static let environment = ProcessInfo.processInfo.environment
-    static let seedCount = UInt64(RunSize.count("LISTSYNC_FUZZ_SEEDS", quick: 16, long: 2_000))
+    static let seedCount = UInt64(RunSize.count("LISTSYNC_FUZZ_SEEDS", quick: 16, long: 6_000))
 
     /// The replica under attack, and an honest peer it syncs with.
     static let target = ReplicaID(0x7A)

@@ -6,8 +6,8 @@ import Testing
 /// A single replica behaves exactly like a plain array driven by the same operations, and every
 /// change batch turns the old rows into the new ones.
 struct ReferenceModelTests {
-    /// 6 seeds in `swift test`, 200 in the long run (``RunSize``); `LISTSYNC_MODEL_SEEDS=N` runs N.
-    @Test(arguments: RunSize.seeds("LISTSYNC_MODEL_SEEDS", quick: 6, long: 200, from: 1))
+    /// 6 seeds in `swift test`, 600 in the long run (``RunSize``); `LISTSYNC_MODEL_SEEDS=N` runs N.
+    @Test(arguments: RunSize.seeds("LISTSYNC_MODEL_SEEDS", quick: 6, long: 600, from: 1))
     func replicaMatchesArray(seed: UInt64) throws {
         var generator = SplitMix64(seed: seed)
         let list = ReplicatedList<String>(replicaID: ReplicaID(seed))
@@ -24,8 +24,8 @@ struct ReferenceModelTests {
     }
 
     /// The same on a list deep enough for several levels of the order index (20,000 rows), checked
-    /// every 200 steps: 1 seed in `swift test`, 12 in the long run; `LISTSYNC_LARGE_MODEL_SEEDS=N` runs N.
-    @Test(arguments: RunSize.seeds("LISTSYNC_LARGE_MODEL_SEEDS", quick: 1, long: 12, from: 1))
+    /// every 200 steps: 1 seed in `swift test`, 36 in the long run; `LISTSYNC_LARGE_MODEL_SEEDS=N` runs N.
+    @Test(arguments: RunSize.seeds("LISTSYNC_LARGE_MODEL_SEEDS", quick: 1, long: 36, from: 1))
     func largeReplicaMatchesArray(seed: UInt64) {
         var generator = SplitMix64(seed: seed)
         let list = ReplicatedList<String>(replicaID: ReplicaID(seed))
