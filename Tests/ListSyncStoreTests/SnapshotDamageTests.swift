@@ -59,9 +59,9 @@ struct SnapshotDamageTests {
     func unknownFormatVersionIsReportedWithThePath(name: String) throws {
         let replica = try CompactedReplica()
         let file = name == "log" ? try replica.directory.segments(in: "replica").last! : name
-        try replica.edit(file) { $0[4] = 2 }
+        try replica.edit(file) { $0[4] = 9 }
         for recovery in [RecoveryMode.strict, .salvage] {
-            #expect(throws: StoreError.unsupportedFormatVersion(path: replica.path + "/" + file, version: 2)) {
+            #expect(throws: StoreError.unsupportedFormatVersion(path: replica.path + "/" + file, version: 9)) {
                 try DurableReplica<String>(directory: replica.path, options: StoreOptions(recovery: recovery))
             }
         }

@@ -21,7 +21,7 @@ enum IdentityFile {
 
     /// The replica ID in `bytes`, read from the file at `path`.
     static func decode(_ bytes: [UInt8], path: String) throws(StoreError) -> ReplicaID {
-        try FileHeader.checkMagicAndVersion(bytes, magic: magic, version: version, path: path)
+        try FileHeader.checkMagicAndVersion(bytes, magic: magic, versions: version...version, path: path)
         var reader = LittleEndianReader(bytes, offset: 8)
         guard bytes.count == size, let replica = reader.read(UInt64.self), let crc = reader.read(UInt32.self) else {
             throw .corrupt(path: path, offset: 0, reason: "identity file is \(bytes.count) bytes, not \(size)")

@@ -9,6 +9,10 @@ enum LogRecord: Equatable {
     case mergedChanges([UInt8])
     /// Operation counters of this replica up to this one may be handed out from now on.
     case reservation(UInt64)
+    /// The segment before this one holds exactly this many bytes: written when a segment starts, so a
+    /// segment that a later one follows can be told complete (cut at a record boundary, it would look
+    /// like a shorter log while the later segments' records remain).
+    case previousSegment(length: UInt64)
 
     static let headerSize = 12
     /// The largest payload a record may have (1 GiB); a larger length is damage.
@@ -19,6 +23,7 @@ enum LogRecord: Equatable {
         case localChange = 1
         case mergedChanges = 2
         case reservation = 3
+        case previousSegment = 4
     }
 
     /// The framed record.
@@ -30,6 +35,9 @@ enum LogRecord: Equatable {
         case .reservation(let counter):
             payload = [Kind.reservation.rawValue]
             payload.appendLittleEndian(counter)
+        case .previousSegment(let length):
+            payload = [Kind.previousSegment.rawValue]
+            payload.appendLittleEndian(length)
         }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(Self.headerSize + payload.count)
@@ -47,10 +55,10 @@ enum LogRecord: Equatable {
         switch type {
         case .localChange: self = .localChange(Array(body))
         case .mergedChanges: self = .mergedChanges(Array(body))
-        case .reservation:
+        case .reservation, .previousSegment:
             var reader = LittleEndianReader(Array(body))
-            guard let counter = reader.read(UInt64.self), reader.remaining == 0 else { return nil }
-            self = .reservation(counter)
+            guard let value = reader.read(UInt64.self), reader.remaining == 0 else { return nil }
+            self = type == .reservation ? .reservation(value) : .previousSegment(length: value)
         }
     }
 }

@@ -2,12 +2,16 @@ import ListSync
 
 /// A log segment file `log-<segment number as 16 hex digits>`: a 28-byte header, then records.
 ///
-/// Header (little-endian): magic "LSLG", version 1, three zero bytes, replica ID (u64), segment number
+/// Header (little-endian): magic "LSLG", version 2 (1 is still read: its segments have no
+/// ``LogRecord/previousSegment(length:)`` record), three zero bytes, replica ID (u64), segment number
 /// (u64), CRC-32C of the 24 bytes before it (u32).
 enum LogSegment {
     static let prefix = "log-"
     static let magic: [UInt8] = Array("LSLG".utf8)
-    static let version: UInt8 = 1
+    /// The version written.
+    static let version: UInt8 = 2
+    /// The versions read.
+    static let readableVersions: ClosedRange<UInt8> = 1...2
     static let headerSize = 28
 
     /// The file name of segment `number`.
@@ -37,7 +41,7 @@ enum LogSegment {
     static func checkHeader(
         _ bytes: [UInt8], replica: ReplicaID, number: UInt64, path: String
     ) throws(StoreError) {
-        try FileHeader.checkMagicAndVersion(bytes, magic: magic, version: version, path: path)
+        try FileHeader.checkMagicAndVersion(bytes, magic: magic, versions: readableVersions, path: path)
         var reader = LittleEndianReader(bytes, offset: 8)
         guard let found = reader.read(UInt64.self), let foundNumber = reader.read(UInt64.self),
             let crc = reader.read(UInt32.self)

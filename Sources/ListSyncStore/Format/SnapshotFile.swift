@@ -41,7 +41,7 @@ enum SnapshotFile {
 
     /// The contents of `bytes`, read from the file at `path`.
     static func decode(_ bytes: [UInt8], path: String) throws(StoreError) -> Contents {
-        try FileHeader.checkMagicAndVersion(bytes, magic: magic, version: version, path: path)
+        try FileHeader.checkMagicAndVersion(bytes, magic: magic, versions: version...version, path: path)
         var reader = LittleEndianReader(bytes, offset: 8)
         guard let replica = reader.read(UInt64.self), let firstSegment = reader.read(UInt64.self),
             let reservedThrough = reader.read(UInt64.self), let length = reader.read(UInt64.self),

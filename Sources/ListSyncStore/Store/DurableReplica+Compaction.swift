@@ -23,8 +23,8 @@ extension DurableReplica {
         let log: LogWriter
         do {
             log = try LogWriter(
-                directory: directory, replica: replicaID, number: next, reservedThrough: state.reservedThrough,
-                faults: options.faults)
+                directory: directory, replica: replicaID, number: next, previousSegmentLength: state.log.size,
+                reservedThrough: state.reservedThrough, faults: options.faults)
         } catch {
             throw .failedWrite(error)
         }

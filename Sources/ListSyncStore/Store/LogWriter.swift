@@ -16,17 +16,21 @@ final class LogWriter {
     /// The segment's size in bytes.
     private(set) var size: Int
 
-    /// Creates segment `number` in `directory` durably: its header and a reservation of counters up to
+    /// Creates segment `number` in `directory` durably: its header, the length of the segment before it
+    /// when that one stays (`previousSegmentLength`), and a reservation of counters up to
     /// `reservedThrough`, fsynced, and the directory entry fsynced. When that fails the file is removed
     /// (best effort), so a later attempt can create it again. `faults` (tests only) injects failures.
     init(
-        directory: String, replica: ReplicaID, number: UInt64, reservedThrough: UInt64, faults: FileFaults? = nil
+        directory: String, replica: ReplicaID, number: UInt64, previousSegmentLength: Int?, reservedThrough: UInt64,
+        faults: FileFaults? = nil
     ) throws(SystemError) {
         self.number = number
         path = directory + "/" + LogSegment.fileName(number)
         file = try FileDescriptor.open(path, flags: O_WRONLY | O_CREAT | O_EXCL | O_APPEND, faults: faults)
+        let previous = previousSegmentLength.map { LogRecord.previousSegment(length: UInt64($0)).encoded() } ?? []
         let bytes =
-            LogSegment.header(replica: replica, number: number) + LogRecord.reservation(reservedThrough).encoded()
+            LogSegment.header(replica: replica, number: number) + previous
+            + LogRecord.reservation(reservedThrough).encoded()
         do {
             try file.write(bytes)
             try file.sync()

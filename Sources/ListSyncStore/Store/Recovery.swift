@@ -32,6 +32,8 @@ struct Recovery<Element: Codable & Sendable> {
     private var snapshotSetAside = false
     /// The number of a last segment removed because its creation never finished: the next one takes it.
     private var reusableSegment: UInt64?
+    /// The segment replayed last, whole, and its length in bytes (after cutting a torn tail).
+    private var lastReplayed: (number: UInt64, length: Int)?
 
     /// Opens the replica in `directory`.
     static func open(directory: String, options: StoreOptions) throws(StoreError) -> Recovered {
@@ -70,8 +72,9 @@ struct Recovery<Element: Codable & Sendable> {
         let reserved = StoreLimits.reservation(after: floor - 1, block: options.counterReservationBlock)
         let log = try systemStep { () throws(SystemError) in
             try LogWriter(
-                directory: directory.path, replica: replica, number: nextSegment, reservedThrough: reserved,
-                faults: options.faults)
+                directory: directory.path, replica: replica, number: nextSegment,
+                previousSegmentLength: lastReplayed.flatMap { $0.number + 1 == nextSegment ? $0.length : nil },
+                reservedThrough: reserved, faults: options.faults)
         }
         let state = ReplicaState(list: list, log: log, lock: lock, reservedThrough: reserved)
         return Recovered(state: state, replica: replica, report: report)
@@ -137,6 +140,7 @@ struct Recovery<Element: Codable & Sendable> {
         into list: ReplicatedList<Element>, from firstSegment: UInt64, replica: ReplicaID
     ) throws(StoreError) -> UInt64 {
         pending = []
+        lastReplayed = nil
         let next = try replaySegments(into: list, from: firstSegment, replica: replica)
         let combined = ChangeSet(combining: pending ?? [])
         pending = nil
@@ -145,6 +149,7 @@ struct Recovery<Element: Codable & Sendable> {
             return next
         } catch {
             report.recordsReplayed = 0
+            lastReplayed = nil
             return try replaySegments(into: list, from: firstSegment, replica: replica)
         }
     }
@@ -201,22 +206,27 @@ struct Recovery<Element: Codable & Sendable> {
         var start = LogSegment.headerSize
         for (record, end) in scanner.records {
             do throws(StoreError) {
-                try apply(record, to: list, path: path, offset: start)
+                try apply(record, to: list, path: path, offset: start, segment: number)
             } catch {
                 try damaged(error, path: path, cutAt: start)
                 return .cut
             }
-            if case .reservation = record {} else { report.recordsReplayed += 1 }
+            switch record {
+            case .localChange, .mergedChanges: report.recordsReplayed += 1
+            case .reservation, .previousSegment: break
+            }
             start = end
         }
         switch scanner.end {
         case .clean:
+            lastReplayed = (number, bytes.count)
             return .complete
         case .torn(let offset, let reason) where isLast:
             if modifiesFiles {
                 try systemStep { () throws(SystemError) in try FileSystem.truncateFile(path, to: offset) }
             }
             tornTail(path: path, offset: offset, droppedBytes: bytes.count - offset, reason: reason)
+            lastReplayed = (number, offset)
             return .complete
         case .torn(let offset, let reason), .damaged(let offset, let reason):
             try damaged(.corrupt(path: path, offset: offset, reason: reason), path: path, cutAt: offset)
@@ -224,8 +234,9 @@ struct Recovery<Element: Codable & Sendable> {
         }
     }
 
+    /// Applies `record`, at `offset` of segment `segment` (the file at `path`).
     private mutating func apply(
-        _ record: LogRecord, to list: ReplicatedList<Element>, path: String, offset: Int
+        _ record: LogRecord, to list: ReplicatedList<Element>, path: String, offset: Int, segment: UInt64
     ) throws(StoreError) {
         switch record {
         case .localChange(let bytes), .mergedChanges(let bytes):
@@ -249,6 +260,15 @@ struct Recovery<Element: Codable & Sendable> {
                 throw .corrupt(path: path, offset: offset, reason: "counter reservation \(counter) out of range")
             }
             reservedThrough = Swift.max(reservedThrough, counter)
+        case .previousSegment(let length):
+            // Only the segment just replayed can be checked (one below the snapshot's first is gone).
+            guard let previous = lastReplayed, previous.number + 1 == segment, UInt64(previous.length) != length
+            else { return }
+            let name = LogSegment.fileName(previous.number)
+            throw .corrupt(
+                path: path, offset: offset,
+                reason: "\(name) holds \(previous.length) bytes, but this segment records that it held \(length): "
+                    + "records of \(name) are missing")
         }
     }
 
