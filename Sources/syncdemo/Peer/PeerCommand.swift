@@ -62,6 +62,10 @@ enum PeerCommand: Command {
         guard let name = arguments.string("name"), !name.isEmpty else {
             throw arguments.error("option '--name' is required: --name <name>, e.g. --name phone")
         }
+        if let (scalar, _) = name.firstControlCharacter {
+            throw arguments.error(
+                "option '--name' cannot hold control characters; \(name.quoted) holds \(scalar.codePoint)")
+        }
         let listen = try arguments.endpoints("listen", dialing: false).first
         let dials = try arguments.endpoints("connect", dialing: true)
         let settings = try DataDirectory.settings(arguments)
