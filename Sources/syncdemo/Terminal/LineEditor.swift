@@ -215,9 +215,9 @@ struct LineEditor {
             partial = []
             // The sequence broke off: it is dropped and refused, and this byte read afresh (what it
             // does is reported instead when it ends the line or clears the screen).
-            switch feed(byte) {
-            case let event? where event == .endOfInput || event == .clearScreen: return event
-            case .submitted(let line)?: return .submitted(line)
+            let next = feed(byte)
+            switch next {
+            case .submitted?, .endOfInput?, .clearScreen?: return next
             default: return .rejected(.notUTF8)
             }
         }
