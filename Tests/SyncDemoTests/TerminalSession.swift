@@ -7,7 +7,7 @@ import Foundation
 #endif
 
 /// A `syncdemo peer` run in a real terminal: a detached tmux session of its own (its own server
-/// socket), driven with `send-keys` and read with `capture-pane`, the way a person types at it.
+/// socket file, removed at the end), driven with `send-keys` and read with `capture-pane`, the way a person types at it.
 ///
 /// The peer runs under a shell script that records the terminal's settings (`stty -g`) before and
 /// after it and its exit status, so a test can check raw mode was undone however the peer ended.
@@ -18,10 +18,11 @@ final class TerminalSession {
     }
 
     /// Whether tmux can be run here (the terminal tests are skipped otherwise).
-    static let isAvailable = (try? tmux(["-V"], socket: "listsync-probe").status) == 0
+    static let isAvailable = (try? tmux(["-V"], socket: "/dev/null").status) == 0
 
-    /// The tmux server's socket name, unique to this session.
-    private let socket = "syncdemo-\(UUID().uuidString.prefix(8))"
+    /// The tmux server's socket, unique to this session: a short path, as socket paths are limited to
+    /// about 100 bytes.
+    private let socket = "/tmp/syncdemo-tmux-\(UUID().uuidString.prefix(8))"
     /// Where the script, the settings and the status are written.
     private let directory: URL
     /// The tmux server's process ID: run in the foreground (`-D`) as a child of the tests (a server
@@ -55,6 +56,7 @@ final class TerminalSession {
         kill(server, SIGKILL)
         var status: Int32 = 0
         waitpid(server, &status, 0)
+        unlink(socket)
     }
 
     /// Starts `tmux -D` with every signal unblocked and at its default action. `Process` would pass on
@@ -83,7 +85,7 @@ final class TerminalSession {
             posix_spawn_file_actions_addopen(
                 &actions, descriptor, "/dev/null", descriptor == 0 ? O_RDONLY : O_WRONLY, 0)
         }
-        let arguments = ["tmux", "-L", socket, "-f", "/dev/null", "-D"]
+        let arguments = ["tmux", "-S", socket, "-f", "/dev/null", "-D"]
         var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
         var environment: [UnsafeMutablePointer<CChar>?] =
             ProcessInfo.processInfo.environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
@@ -166,11 +168,11 @@ final class TerminalSession {
         return (read("before"), read("after"))
     }
 
-    /// Runs `tmux -L socket -f /dev/null arguments` and returns its status and output.
+    /// Runs `tmux -S socket -f /dev/null arguments` and returns its status and output.
     private static func tmux(_ arguments: [String], socket: String) throws -> (status: Int32, output: String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["tmux", "-L", socket, "-f", "/dev/null"] + arguments
+        process.arguments = ["tmux", "-S", socket, "-f", "/dev/null"] + arguments
         // A file, not a pipe: the server that `new-session` starts keeps the descriptors it inherits
         // open, so a pipe would never reach its end.
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("tmux-\(UUID().uuidString)")
