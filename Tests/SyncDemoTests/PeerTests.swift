@@ -75,6 +75,31 @@ import Testing
         #expect(try laptop.finish() == 0)
     }
 
+    @Test func announcementsOfAPeersChangesNameTheRows() throws {
+        let phone = try peer("phone", ["--listen", "127.0.0.1:0"])
+        let laptop = try peer("laptop", ["--connect", "127.0.0.1:\(try phone.listeningPort())"])
+        _ = try laptop.ask("add Paris Rome Tokyo Lima Oslo", replyStartingWith: "ok: 5 inserted")
+        let inserted = try phone.waitForOutputLine(startingWith: "<- 5 inserted")
+        #expect(
+            inserted.hasPrefix("<- 5 inserted (\"Paris\", \"Rome\", \"Tokyo\" and 2 more) by replica "), "\(inserted)")
+        try expectConverged(phone, laptop, on: ["Paris", "Rome", "Tokyo", "Lima", "Oslo"])
+        var offset = phone.output.count
+        _ = try laptop.ask("move Tokyo top", replyStartingWith: "ok: 1 moved")
+        #expect(
+            try phone.waitForOutputLine(startingWith: "<- ", after: offset).hasPrefix(
+                "<- 1 moved (\"Tokyo\") by replica "))
+        offset = phone.output.count
+        _ = try laptop.ask("delete Lima,Oslo", replyStartingWith: "ok: 2 removed")
+        #expect(
+            try phone.waitForOutputLine(startingWith: "<- ", after: offset).hasPrefix(
+                "<- 2 removed (\"Lima\" and \"Oslo\")"))
+        offset = phone.output.count
+        _ = try laptop.ask("edit Rome Roma", replyStartingWith: "ok: 1 updated")
+        #expect(try phone.waitForOutputLine(startingWith: "<- ", after: offset).hasPrefix("<- 1 updated (\"Roma\")"))
+        #expect(try phone.finish() == 0)
+        #expect(try laptop.finish() == 0)
+    }
+
     @Test func aPeerWithTheWrongSecretIsRejectedAndReceivesNothing() throws {
         let phone = try peer("phone", ["--listen", "127.0.0.1:0"])
         let port = try phone.listeningPort()

@@ -33,6 +33,26 @@ import Testing
         #expect(outcome.errors.isEmpty)
     }
 
+    @Test func aRowTextWithAControlCharacterIsAMalformedLine() throws {
+        let (outcome, path) = try run("replicas phone\nphone: add Paris\nphone: add \"Oslo\u{1B}[D\"\n")
+        #expect(outcome.status == 64)
+        #expect(
+            outcome.errors.contains(
+                "\(path):3: the text 'Oslo\\u{1B}[D' holds the control character U+001B at character 5"),
+            "\(outcome.errors)")
+        #expect(outcome.output.isEmpty)
+    }
+
+    @Test(arguments: [
+        ("phone: delete Paris", "2 rows read 'Paris' (rows 0 and 2)"),
+        ("phone: move Paris top", "2 rows read 'Paris' (rows 0 and 2); name the one you mean by its index"),
+    ])
+    func anAmbiguousRowNameFailsTheStepNamingItsLine(step: String, message: String) throws {
+        let (outcome, path) = try run("replicas phone\nphone: add Paris Rome Paris\n\(step)\n")
+        #expect(outcome.status != 0)
+        #expect(outcome.errors.contains("\(path):3: phone: \(message)"), "\(outcome.errors)")
+    }
+
     @Test func falseAssertionExitsOneNamingItsLine() throws {
         let (outcome, path) = try run(
             """

@@ -17,6 +17,21 @@ enum Console {
     /// Whether to colour standard output: a terminal, and `NO_COLOR` unset (https://no-color.org).
     static let usesColor = outputIsTerminal && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
 
+    /// The width, in columns, that standard output's text is laid out for: its terminal's, or 80 when
+    /// it is not a terminal (or the terminal does not say).
+    static var outputWidth: Int { outputIsTerminal ? columns(of: STDOUT_FILENO) ?? 80 : 80 }
+
+    /// The width of standard error's terminal (where the prompt is drawn), or 80.
+    static var errorWidth: Int { columns(of: STDERR_FILENO) ?? 80 }
+
+    /// The number of columns of the terminal `descriptor` is open on (TIOCGWINSZ), asked again at each
+    /// call so a resized window is followed; nil when it is not a terminal or reports 0.
+    static func columns(of descriptor: Int32) -> Int? {
+        var size = winsize()
+        guard ioctl(descriptor, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
+        return Int(size.ws_col)
+    }
+
     /// Writes `text` and a newline to standard output at once (no buffering across processes).
     static func print(_ text: String = "") { write(text + "\n", to: STDOUT_FILENO) }
 

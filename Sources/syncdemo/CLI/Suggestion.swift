@@ -16,19 +16,26 @@ enum Suggestion {
         return nearest
     }
 
-    /// The Levenshtein distance between two strings, by characters.
+    /// The edit distance between two strings, by characters: the fewest insertions, deletions,
+    /// substitutions and swaps of two neighbouring characters that turn one into the other (optimal
+    /// string alignment), so the common typo `lsit` is one edit from `list` (and two from `edit`).
     /// - Complexity: O(a × b) for strings of a and b characters.
     static func editDistance(_ a: String, _ b: String) -> Int {
         let a = Array(a)
         let b = Array(b)
         guard !a.isEmpty else { return b.count }
+        var beforePrevious: [Int] = []
         var previous = Array(0...b.count)
         for i in 1...a.count {
             var current = [i] + Array(repeating: 0, count: b.count)
             for j in stride(from: 1, through: b.count, by: 1) {
                 current[j] = min(
                     previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+                if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                    current[j] = min(current[j], beforePrevious[j - 2] + 1)
+                }
             }
+            beforePrevious = previous
             previous = current
         }
         return previous[b.count]

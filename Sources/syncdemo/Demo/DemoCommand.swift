@@ -40,11 +40,11 @@ enum DemoCommand: Command {
             "\(cluster.names.count) replicas over TCP, \(rows) rows, \(traffic.bytes.formatted()) bytes in "
             + "\(traffic.changeSets) change sets, \(String(format: "%.2f", Double(elapsed / .milliseconds(1)) / 1000)) s"
         Console.print("")
-        if converged {
-            Console.print(Style.green("converged: ") + summary)
-            return .success
-        }
-        Console.print(Style.red("NOT converged: ") + summary)
+        let verdict = converged ? "converged: " : "NOT converged: "
+        let lines = TextWrap.wrap(verdict + summary, width: Console.outputWidth, indent: "  ")
+        Console.print((converged ? Style.green : Style.red)(verdict) + lines[0].dropFirst(verdict.count))
+        for line in lines.dropFirst() { Console.print(line) }
+        if converged { return .success }
         for failure in story.failures { Console.error("syncdemo: \(failure)") }
         return .failure
     }

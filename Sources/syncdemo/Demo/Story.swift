@@ -63,8 +63,9 @@ final class Story {
         let delay = "\(Int(loadDelay / .milliseconds(1)))ms"
         try type("phone", "drop 2 \"Ada Lovelace\" \"Alan Turing\" --phone \"+44 20 7946 0000\" --delay \(delay)")
         try type("phone", "drop 0 \"Grace Hopper\" --delay \(delay) --fail")
-        note("Placeholders are local: the others see nothing yet. Meanwhile the laptop inserts a row at the top and")
-        note("deletes Cairo, the row just above the placeholders; the tablet renames Rome.")
+        note(
+            "Placeholders are local: the others see nothing yet. Meanwhile the laptop inserts a row at the top and "
+                + "deletes Cairo, the row just above the placeholders; the tablet renames Rome.")
         try type("laptop", "insert 0 Lisbon")
         try type("laptop", "delete Cairo")
         try type("tablet", "edit Rome Roma")
@@ -83,7 +84,11 @@ final class Story {
 
     /// Prints `replica> line` and runs it there as a ``ListCommand``, starting the loads of a drop.
     private func type(_ replica: String, _ line: String) throws {
-        Console.print(Style.cyan("  \(replica)> ") + line)
+        let prompt = "  \(replica)> "
+        let wrapped = TextWrap.wrap(
+            prompt + line, width: Console.outputWidth, indent: String(repeating: " ", count: prompt.count))
+        Console.print(Style.cyan(prompt) + wrapped[0].dropFirst(prompt.count))
+        for line in wrapped.dropFirst() { Console.print(line) }
         guard let index = cluster.index(of: replica), let command = try ListCommand.parse(Words.split(line)) else {
             preconditionFailure("the story's commands are list commands of its replicas")
         }
@@ -93,11 +98,17 @@ final class Story {
     /// Prints the next step's title.
     private func title(_ text: String) {
         step += 1
-        Console.print("\n" + Style.bold("\(step). \(text)"))
+        Console.print("")
+        printWrapped("\(step). \(text)", indent: "   ", style: .bold)
     }
 
     /// Prints an explanation line.
-    private func note(_ text: String) { Console.print(Style.dim(text)) }
+    private func note(_ text: String) { printWrapped(text, indent: text.hasPrefix("  ") ? "    " : "", style: .dim) }
+
+    /// Prints `text` wrapped at blanks to standard output's width, each line in `style`.
+    private func printWrapped(_ text: String, indent: String, style: Style) {
+        for line in TextWrap.wrap(text, width: Console.outputWidth, indent: indent) { Console.print(style(line)) }
+    }
 
     /// Waits for the linked replicas to converge, recording a failure when they do not, then shows them.
     private func settleAndShow() {

@@ -3,14 +3,16 @@ import ListSync
 
 /// An edit of the list as a user types it at a `peer` prompt or writes it in a scenario.
 ///
-/// Rows are named by their 0-based index or by their text (the first confirmed row with it);
-/// several rows are separated by commas: `move Rome,Oslo top`.
+/// Rows are named by their 0-based index or by their text (which must name one confirmed row: when
+/// several read the same, the command asks for an index); several rows are separated by commas:
+/// `move Rome,Oslo top`. No row text may hold a control character (``firstControlCharacter``).
 enum ListCommand: Equatable {
     /// `add TEXT...`: appends one row per word.
     case add([String])
     /// `insert INDEX TEXT...`: inserts the rows at INDEX.
     case insert([String], at: Int)
-    /// `move ROWS INDEX|top|bottom`: moves the rows, in list order, so the first lands at INDEX.
+    /// `move ROWS INDEX|top|bottom`: moves the rows as one block, which keeps their list order (as a
+    /// dragged selection does), so the first of them in the list lands at INDEX.
     case move([RowReference], to: Destination)
     /// `delete ROWS`: deletes the rows.
     case delete([RowReference])
@@ -26,14 +28,16 @@ enum ListCommand: Equatable {
     static let help = """
         add TEXT...                     append rows (quote texts with blanks: add "New York")
         insert INDEX TEXT...            insert rows at INDEX (0 is the top)
-        move ROWS INDEX|top|bottom      move rows so the first lands at INDEX; the rest follow in order
+        move ROWS INDEX|top|bottom      move rows as a block that keeps their list order, whatever order
+                                        ROWS names them in: the first in the list lands at INDEX
         delete ROWS                     delete rows
         edit ROW TEXT                   replace a row's text
         drop INDEX NAME... [--phone P] [--delay D] [--fail]
                                         drop contacts from another app as vCards; each shows a pending
                                         placeholder until its load ends after D (0 to 1h, default 0s); --fail
                                         makes the loads fail, withdrawing the placeholders
-        ROW is an index (0, 1, ...) or a row's text; ROWS is ROW[,ROW...]
+        ROW is an index (0, 1, ...) or a row's text (an index when several rows read the same);
+        ROWS is ROW[,ROW...]. Row texts cannot hold control characters (tabs, escapes).
         """
 
     /// A row named by index or by text.
@@ -50,8 +54,33 @@ enum ListCommand: Equatable {
     }
 
     /// Parses `words` (the verb first); nil when the verb is not a list command.
-    /// - Throws: ``CommandError`` naming the missing or malformed argument, with the command's syntax.
+    /// - Throws: ``CommandError`` naming the missing or malformed argument, with the command's syntax,
+    ///   or the first row text that holds a control character.
     static func parse(_ words: [String]) throws(CommandError) -> ListCommand? {
+        guard let command = try parseSyntax(words) else { return nil }
+        for text in command.rowTexts {
+            if let (scalar, offset) = text.firstControlCharacter {
+                throw CommandError(
+                    "the text \(text.quoted) holds the control character \(scalar.codePoint) at character "
+                        + "\(offset + 1); row texts cannot hold control characters (tabs, escape sequences such as "
+                        + "arrow keys), so nothing changed")
+            }
+        }
+        return command
+    }
+
+    /// The texts the command would write into rows: added, inserted and edited texts, dropped names and phone.
+    var rowTexts: [String] {
+        switch self {
+        case .add(let texts), .insert(let texts, _): texts
+        case .edit(_, let text): [text]
+        case .drop(let drop): drop.names + (drop.phone.map { [$0] } ?? [])
+        case .move, .delete: []
+        }
+    }
+
+    /// Parses `words` without checking the texts.
+    private static func parseSyntax(_ words: [String]) throws(CommandError) -> ListCommand? {
         guard let verb = words.first, verbs.contains(verb) else { return nil }
         let arguments = Array(words.dropFirst())
         func usage(_ syntax: String) -> CommandError { CommandError("usage: \(verb) \(syntax)") }
@@ -231,11 +260,28 @@ extension ReplicatedList where Element == Entry {
             }
             return index
         case .text(let text):
-            guard let index = firstIndex(where: { !$0.isPending && $0.value.text == text }) else {
+            let matches = indices.filter { !self[$0].isPending && self[$0].value.text == text }
+            guard let index = matches.first else {
                 throw CommandError("no row reads \(text.quoted); name it by its text exactly or by its index")
+            }
+            guard matches.count == 1 else {
+                throw CommandError(
+                    "\(matches.count) rows read \(text.quoted) (rows \(matches.map(String.init).listed(upTo: 4))); "
+                        + "name the one you mean by its index")
             }
             return index
         }
+    }
+
+    /// When `command` moves rows it names in an order other than their list order, a note that they
+    /// keep their list order (`the rows keep their list order: 'Oslo', 'Rome'`); else nil.
+    func moveOrderNote(_ command: ListCommand) -> String? {
+        guard case .move(let references, _) = command, let offsets = try? references.map({ try resolve($0) }),
+            offsets != offsets.sorted()
+        else { return nil }
+        let texts = offsets.sorted().map { self[$0].value.text.quoted }
+        return "the rows keep their list order: \(texts.joined(separator: ", ")) (a moved block keeps its order; "
+            + "move rows one at a time to reorder them)"
     }
 
     /// Throws unless `index` is a gap of the list (0 to count).

@@ -42,10 +42,14 @@ enum PeerCommand: Command {
             Results go to standard output: the first line is 'peer NAME listening on HOST:PORT', then one
             or more lines per command; '<- ...' lines say what a peer's changes did, 'drop: ...' lines
             report loads that ended. Network events and errors go to standard error. On a terminal the
-            prompt is 'NAME> '; piped, there is no prompt, a failed command is reported with its line
-            number and the rest still run, and the exit code is 1 if any command failed. A line ends
-            with LF, CRLF or CR and holds at most 1 MiB (a longer one is reported and skipped); a
-            DURATION goes from 0 to 1h.
+            prompt is 'NAME> ' and edits its line: Left/Right, Home/End, Ctrl-A/Ctrl-E, Alt-B/Alt-F,
+            Backspace/Delete, Ctrl-W/Ctrl-U/Ctrl-K, Up/Down for the history, Ctrl-L to redraw, Ctrl-D on
+            an empty line to quit; lines printed meanwhile redraw the prompt and the line typed, and the
+            terminal's settings are put back on exit, Ctrl-C and other signals. Piped, there is no
+            prompt, a failed command is reported with its line number and the rest still run, and the
+            exit code is 1 if any command failed. A line ends with LF, CRLF or CR and holds at most
+            1 MiB (a longer one is reported and skipped); no row text may hold a control character;
+            a DURATION goes from 0 to 1h.
 
             With --data, the start lines say what opening found: 'replica ... resumed with N rows', and
             a 'recovery: ...' line for each record recovery cut or salvage dropped.
@@ -61,6 +65,10 @@ enum PeerCommand: Command {
     static func run(_ arguments: ParsedArguments) throws -> ExitCode {
         guard let name = arguments.string("name"), !name.isEmpty else {
             throw arguments.error("option '--name' is required: --name <name>, e.g. --name phone")
+        }
+        if let (scalar, _) = name.firstControlCharacter {
+            throw arguments.error(
+                "option '--name' cannot hold control characters; \(name.quoted) holds \(scalar.codePoint)")
         }
         let listen = try arguments.endpoints("listen", dialing: false).first
         let dials = try arguments.endpoints("connect", dialing: true)

@@ -10,7 +10,9 @@ import ListSync
 ///
 /// Lines end with LF, CRLF or a lone CR; a line longer than 1 MiB is reported and skipped, never held.
 ///
-/// On a terminal it shows a `NAME> ` prompt and reports errors as `error: ...`. Piped, it prints no
+/// On a terminal it shows a `NAME> ` prompt and reports errors as `error: ...`; when standard error is
+/// the terminal too, the line is edited in raw mode (``RawMode``, ``LineEditor``: arrows, history,
+/// Ctrl-A/E/W/U, Ctrl-D) and the terminal's settings are put back however the peer ends. Piped, it prints no
 /// prompt, reports each failed command on standard error with its line number, and keeps going; the
 /// exit code is then 1 when any command failed, so a script notices a bad line.
 struct PeerPrompt<Replica: SyncReplica> where Replica.Value == Entry {
@@ -24,8 +26,11 @@ struct PeerPrompt<Replica: SyncReplica> where Replica.Value == Entry {
     func run() -> ExitCode {
         var failures = 0
         var lineNumber = 0
-        var input = LineReader(descriptor: STDIN_FILENO)
-        output.prompt()
+        let rawMode = output.isInteractive && Console.errorIsTerminal ? RawMode() : nil
+        defer { rawMode?.restore() }
+        var input: any LineSource =
+            rawMode == nil ? LineReader(descriptor: STDIN_FILENO) : TerminalLines(output: output)
+        if rawMode == nil { output.showPrompt() }
         reading: while let line = input.next() {
             output.endPrompt()
             lineNumber += 1
@@ -48,10 +53,12 @@ struct PeerPrompt<Replica: SyncReplica> where Replica.Value == Entry {
                 failures += 1
                 Console.error(report(error, line: line, number: lineNumber))
             }
-            output.prompt()
+            if rawMode == nil { output.showPrompt() }
         }
         output.endPrompt()
-        if output.isInteractive { Console.error("") }
+        rawMode?.restore()
+        if output.isInteractive && rawMode == nil { Console.error("") }
+        Console.error(session.finishingNote)
         do {
             try session.finish()
         } catch {

@@ -3,11 +3,12 @@ import Foundation
 import ListSync
 import ListSyncNetwork
 import ListSyncStore
+import Synchronization
 
 /// The commands of `syncdemo peer` beyond the list commands, for help and suggestions.
 enum PeerHelp {
     /// The words of the peer's own commands, for help and suggestions.
-    static let verbs = ["list", "peers", "connect", "disconnect", "status", "wait", "help", "quit"]
+    static let verbs = ["list", "peers", "connect", "disconnect", "status", "wait", "help", "quit", "exit"]
 
     /// One line per command, for `help`.
     static let help =
@@ -20,7 +21,9 @@ enum PeerHelp {
             wait [DURATION]                 wait for running drop loads to end, then DURATION more (up to 1h)
                                             (scripts: let peers' changes arrive before the next line)
             help                            show this help
-            quit, exit                      wait for running loads, then exit (end of input does the same)
+            quit, exit                      say what it waits for, wait for running loads, close the
+                                            connections and the data directory, then exit (end of input
+                                            and Ctrl-D do the same)
             """
 }
 
@@ -47,6 +50,8 @@ final class PeerSession<Replica: SyncReplica>: Sendable where Replica.Value == E
     private let output: PeerOutput
     /// The drop loads still running.
     private let loads = DispatchGroup()
+    /// How many drop loads are running, for ``finishingNote``.
+    private let runningLoads = Atomic(0)
 
     /// A session of `peer`, whose replica is kept in `store` (nil: in memory); announces on `output`
     /// every change peers bring.
@@ -57,10 +62,14 @@ final class PeerSession<Replica: SyncReplica>: Sendable where Replica.Value == E
         self.output = output
         let events = peer.changeEvents()
         Task.detached {
+            var rows = events.initialRows  // the rows before each event, to name those it moves or removes
             for await event in events {
-                guard case .remote(let peers) = event.origin else { continue }
-                let by = peers.isEmpty ? "a peer" : "replica " + peers.map { "\($0)" }.sorted().joined(separator: ", ")
-                output.announce("<- \(event.change.summary) by \(by)")
+                if case .remote(let peers) = event.origin {
+                    let by =
+                        peers.isEmpty ? "a peer" : "replica " + peers.map { "\($0)" }.sorted().joined(separator: ", ")
+                    output.announce(ChangeAnnouncement.line(for: event, before: rows, by: by))
+                }
+                event.apply(to: &rows)
             }
         }
     }
@@ -110,6 +119,19 @@ final class PeerSession<Replica: SyncReplica>: Sendable where Replica.Value == E
         }
     }
 
+    /// What ``finish()`` is about to wait for and do, for the user who typed `quit`:
+    /// `quitting: waiting for 2 drop loads to end, then closing 1 connection, then saving a snapshot of /tmp/phone`.
+    var finishingNote: String {
+        let running = runningLoads.load(ordering: .sequentiallyConsistent)
+        let connections = peer.connections.count
+        let steps = [
+            running > 0 ? "waiting for \(counted(running, "drop load")) to end" : nil,
+            connections > 0 ? "closing \(counted(connections, "connection"))" : nil,
+            store.map { "saving a snapshot of \($0.directory)" },
+        ].compactMap { $0 }
+        return "quitting: " + (steps.isEmpty ? "nothing to wait for" : steps.joined(separator: ", then "))
+    }
+
     /// Waits for running loads, stops the peer (closing its connections), compacts the store (so the next
     /// start loads a snapshot instead of replaying the log) and closes it.
     /// - Throws: ``StoreError`` when the store cannot be compacted or closed cleanly (its data is safe
@@ -132,17 +154,25 @@ final class PeerSession<Replica: SyncReplica>: Sendable where Replica.Value == E
     /// Applies a list command through the peer (logged before it returns when durable), starts the
     /// loads a drop left pending, and says what changed.
     private func edit(_ command: ListCommand) throws -> String {
-        let (change, pending) = try peer.edit { list in try list.run(command) }
+        let (change, pending, note) = try peer.edit { list in
+            let note = list.moveOrderNote(command)
+            let (change, pending) = try list.run(command)
+            return (change, pending, note)
+        }
         for load in pending { finishInBackground(load) }
-        guard !pending.isEmpty else { return "ok: \(change.summary)" }
+        guard !pending.isEmpty else { return "ok: \(change.summary)" + (note.map { "; \($0)" } ?? "") }
         return "ok: \(counted(pending.count, "pending placeholder")) inserted; loading…"
     }
 
     /// Loads a dropped item in a task, then commits or withdraws its placeholder and announces it.
     private func finishInBackground(_ load: DropResult<Entry>.PendingLoad) {
         loads.enter()
+        runningLoads.add(1, ordering: .sequentiallyConsistent)
         Task.detached { [self, peer, output, loads] in
-            defer { loads.leave() }
+            defer {
+                self.runningLoads.subtract(1, ordering: .sequentiallyConsistent)
+                loads.leave()
+            }
             let result = await load.loadValue()
             do {
                 let line = try peer.edit { list in "drop: " + list.land(load.placeholder, with: result).report }
