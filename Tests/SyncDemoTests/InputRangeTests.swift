@@ -72,7 +72,7 @@ import Testing
         ("insert -1 x", "index -1 is out of range"),
         ("move 0 99999999999999999999", "usage: move ROWS INDEX|top|bottom"),
         ("connect 127.0.0.1:0", "connect: port 0 cannot be dialed"),
-        ("connect 127.0.0.1:65536", "usage: connect HOST:PORT"),
+        ("connect 127.0.0.1:65536", "connect: invalid port \"65536\": expected 0 to 65535"),
     ])
     func aBadValueAtThePromptFailsThatLineAndThePeerGoesOn(line: String, message: String) throws {
         let outcome = try SyncDemoProcess.run(["peer", "--name", "solo"], input: "add Paris\n\(line)\nlist\n")

@@ -22,11 +22,13 @@ enum SyncDemoProcess {
     /// The built `syncdemo` executable.
     static func binary() throws -> URL { try BuiltProduct.url(named: "syncdemo") }
 
-    /// Runs `syncdemo arguments` with `input` on standard input (closed after it) and waits for it to
-    /// exit, killing it after `timeout` seconds.
-    static func run(_ arguments: [String], input: String = "", timeout: Double = 120) throws -> Outcome {
+    /// Runs `syncdemo arguments` (or `executable` with `arguments`) with `input` on standard input
+    /// (closed after it) and waits for it to exit, killing it after `timeout` seconds.
+    static func run(
+        _ arguments: [String], input: String = "", timeout: Double = 120, executable: String? = nil
+    ) throws -> Outcome {
         let process = Process()
-        process.executableURL = try binary()
+        process.executableURL = try executable.map { URL(fileURLWithPath: $0) } ?? binary()
         process.arguments = arguments
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("syncdemo-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

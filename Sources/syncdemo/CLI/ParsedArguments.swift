@@ -71,10 +71,11 @@ struct ParsedArguments {
     func endpoints(_ name: String, dialing: Bool) throws(UsageError) -> [Endpoint] {
         var endpoints: [Endpoint] = []
         for text in strings(name) {
-            guard let endpoint = Endpoint(parsing: text) else {
-                throw error(
-                    "option '--\(name)' expects HOST:PORT with a numeric address or localhost, "
-                        + "e.g. 127.0.0.1:7000 or [::1]:7000, got \(text.quoted)")
+            let endpoint: Endpoint
+            do {
+                endpoint = try Endpoint(parsing: text)
+            } catch {
+                throw self.error("option '--\(name)' expects HOST:PORT, got \(text.quoted): \(error)")
             }
             if dialing && endpoint.port == 0 { throw error("option '--\(name)': \(Endpoint.portZeroDialed)") }
             endpoints.append(endpoint)
@@ -89,11 +90,4 @@ struct ParsedArguments {
 extension Endpoint {
     /// Why a peer cannot be dialed on port 0.
     static let portZeroDialed = "port 0 cannot be dialed; give the peer's port, 1 to 65535"
-
-    /// Parses `HOST:PORT` as the library does (``Endpoint/init(parsing:)``: addresses, `[IPv6%scope]`,
-    /// host names); nil when malformed.
-    init?(parsing text: String) {
-        guard let endpoint = try? Endpoint(parsing: text) as Endpoint else { return nil }
-        self = endpoint
-    }
 }

@@ -227,8 +227,14 @@ final class PeerSession<Replica: SyncReplica>: Sendable where Replica.Value == E
 
     /// The endpoint argument of `connect` or `disconnect`.
     private static func endpoint(_ verb: String, _ arguments: [String]) throws(CommandError) -> Endpoint {
-        guard arguments.count == 1, let endpoint = Endpoint(parsing: arguments[0]) else {
-            throw CommandError("usage: \(verb) HOST:PORT, with a numeric address or localhost, e.g. 127.0.0.1:7001")
+        guard arguments.count == 1 else {
+            throw CommandError("usage: \(verb) HOST:PORT, e.g. 127.0.0.1:7001, [::1]:7001 or phone.local:7001")
+        }
+        let endpoint: Endpoint
+        do {
+            endpoint = try Endpoint(parsing: arguments[0])
+        } catch {
+            throw CommandError("\(verb): \(error)")
         }
         guard endpoint.port != 0 else { throw CommandError("\(verb): \(Endpoint.portZeroDialed)") }
         return endpoint
