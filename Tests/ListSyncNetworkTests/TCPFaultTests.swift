@@ -151,11 +151,16 @@ struct TCPFaultTests {
         let peer = try RawPeer(server.endpoint, receiveBufferBytes: 4096)
         #expect(peer.handshake() == nil)
         let padding = String(repeating: "x", count: 20_000)
+        var lastHeartbeat = ContinuousClock.now - .seconds(1)
         for index in 0..<300 {
             server.peer.edit { $0.append("\(index) \(padding)") }
-            // The peer stops reading but stays alive: its heartbeats keep the idle timeout away, however
-            // slowly this loop runs on a loaded machine, so only the write timeout can close it.
-            if index % 20 == 0 { _ = peer.sendHeartbeat() }
+            // The peer stops reading but stays alive: a heartbeat at least every 200 ms keeps the idle
+            // timeout (1.5 s) away, however slowly this loop runs on a loaded machine (every 20 edits
+            // was not enough there: the server closed it idle), so only the write timeout can close it.
+            if ContinuousClock.now - lastHeartbeat >= .milliseconds(200) {
+                _ = peer.sendHeartbeat()
+                lastHeartbeat = .now
+            }
             usleep(1_000)
         }
         let start = ContinuousClock.now
