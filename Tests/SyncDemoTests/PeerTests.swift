@@ -112,6 +112,7 @@ import Testing
         #expect(intruder.errors.contains("secrets differ"))
         #expect(try intruder.rows().isEmpty)
         #expect(try phone.ask("status", replyStartingWith: "peers: ").hasPrefix("peers: 0 live of "))
+        #expect(try phone.ask("status", replyStartingWith: "listening on ") == "listening on 127.0.0.1:\(port)")
         #expect(try intruder.finish() == 0)
         #expect(try phone.finish() == 0)
     }

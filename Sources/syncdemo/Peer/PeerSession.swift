@@ -202,7 +202,19 @@ final class PeerSession<Replica: SyncReplica>: Sendable where Replica.Value == E
         }
     }
 
-    /// `status`: identity, storage, version vector, rows and traffic.
+    /// One line per listener: where it listens, or that it waits to listen again and why.
+    private func listenersReport() -> [String] {
+        peer.listeners.map { listener in
+            switch listener.state {
+            case .listening: "listening on \(listener.endpoint)"
+            case .waiting(let delay):
+                "not listening on \(listener.endpoint) (torn down"
+                    + (listener.lastError.map { ": \($0)" } ?? "") + "); listening again in \(delay.secondsText)"
+            }
+        }
+    }
+
+    /// `status`: identity, storage, version vector, rows, listeners and traffic.
     private func statusReport() -> [String] {
         let (replica, vector, rows, pending) = peer.read { list in
             (list.replicaID, list.versionVector, list.count - list.pendingCount, list.pendingCount)
@@ -220,6 +232,7 @@ final class PeerSession<Replica: SyncReplica>: Sendable where Replica.Value == E
                 + "(\(statistics.changeSetsApplied) applied, \(statistics.duplicateChangeSets) already seen)",
             "peers: \(live) live of \(peer.connections.count)",
         ]
+            + listenersReport()
             + peer.connections.compactMap { connection in
                 connection.lastError.map { "  \(connection.remote): last error \($0.code) \($0)" }
             }
