@@ -49,6 +49,9 @@ extension ChangeSet {
     }
 
     func encoded(as kind: Kind) -> [UInt8] {
+        // Format 2 has no field registers; dropping them would lose edits. Format 3 (issue 21, stage C)
+        // will carry them.
+        precondition(fields.isEmpty, "field registers cannot be encoded in format \(Self.formatVersion) yet")
         var writer = BinaryWriter()
         for byte in Self.magic { writer.write(byte) }
         writer.write(Self.formatVersion)
