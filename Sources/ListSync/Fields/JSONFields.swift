@@ -43,6 +43,14 @@ enum JSONFields {
         return scanner.scanValue(depth: 1) && scanner.isAtEndAfterWhitespace()
     }
 
+    /// Whether `bytes` is one valid JSON value with no white space around it: a field value as stored.
+    /// - Complexity: O(n) for n bytes.
+    static func isFragment(_ bytes: ArraySlice<UInt8>) -> Bool {
+        let isSpace = { (byte: UInt8) in byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D }
+        guard let first = bytes.first, let last = bytes.last, !isSpace(first), !isSpace(last) else { return false }
+        return isValidValue(bytes)
+    }
+
     /// The JSON object of `members`: sorted by the UTF-8 bytes of their names, names escaped canonically
     /// (``appendName(_:to:)``), fragments as they are, no white space.
     ///

@@ -31,6 +31,20 @@ extension ReplicatedList {
             typeIdentifier: whole.typeIdentifier, bytes: registers.visibleValue(of: whole.bytes)[...])
     }
 
+    /// The value of a row loaded from a snapshot with field registers `registers` and whole value `whole`,
+    /// kept in ``wholeValues``; nil when its visible value does not decode, kept in ``undecodable``.
+    @usableFromInline
+    func loadValue(whole: ChangeSet.Payload, registers: FieldRegisters, inSlot slot: Int32) -> Element? {
+        let whole = ChangeSet.Payload(typeIdentifier: whole.typeIdentifier, bytes: Array(whole.bytes)[...])
+        wholeValues[slot] = whole
+        switch ValueCoding.decode(Self.visiblePayload(of: whole, registers), as: Element.self) {
+        case .success(let value): return value
+        case .failure(let value):
+            undecodable[slot] = value
+            return nil
+        }
+    }
+
     /// Stores the values of a merge of `changes` into a list of a JSON element type, `change` being what
     /// the core's merge did, and shows or hides rows by their visible values; returns the whole batch.
     ///

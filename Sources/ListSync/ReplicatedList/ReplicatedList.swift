@@ -63,6 +63,10 @@ public final class ReplicatedList<Element: Codable & Sendable> {
             precondition(Int(slot) >= values.count, "snapshot values out of slot order")
             while values.count < Int(slot) { values.append(nil) }
             let payload = { ChangeSet.Payload(typeIdentifier: encoded.types[value.type], bytes: snapshot[value.bytes]) }
+            if !core.fieldRegisters.isEmpty, let registers = core.fieldRegisters[core.rows[slot].id] {
+                values.append(loadValue(whole: payload(), registers: registers, inSlot: slot))
+                continue
+            }
             guard readable[value.type] else {
                 values.append(nil)
                 undecodable[slot] = .ofAnotherType(payload(), expected: Element.self)
