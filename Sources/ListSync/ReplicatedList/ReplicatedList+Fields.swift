@@ -3,7 +3,7 @@
 extension ReplicatedList {
     /// Whether this element type's values are JSON, whose objects have fields.
     @inlinable
-    static var hasFields: Bool { ValueCoding.typeIdentifier(of: Element.self) == ValueCoding.json }
+    static var hasFields: Bool { ValueCoding.isJSON(Element.self) }
 
     /// The whole-value register of the row in `slot` as it travels: its exact bytes when kept
     /// (``wholeValues``), else as received when it did not decode, else its value encoded.

@@ -505,7 +505,11 @@ private struct UpdateColumnReader {
             guard length <= UInt64(valueBytes.remaining) else { throw .truncated(offset: valueBytes.offset) }
             value = EncodedUpdates.Value(type: Int(type), bytes: try valueBytes.skip(Int(length)))
         }
-        fields = fieldCount > 0 ? try nextFields(count: Int(fieldCount), id: id, after: valueStamp) : nil
+        if fieldCount > 0 {
+            fields = try nextFields(count: Int(fieldCount), id: id, after: valueStamp)
+        } else if fields != nil {
+            fields = nil
+        }
         if hasDeletion { deletion = try nextStamp(byInsert: false, id: id) }
         return RowUpdate(
             id: id, position: position, positionStamp: positionStamp, valueStamp: valueStamp, deletion: deletion)
