@@ -186,6 +186,36 @@ struct FieldEncodingTests {
         }
     }
 
+    /// Split change sets carry each row's field registers, and their operations, in the row's part.
+    @Test(arguments: [150, 400, 1500])
+    func splitPartsCarryFieldRegisters(byteBudget: Int) throws {
+        var random = SplitMix64(seed: UInt64(byteBudget))
+        let source = ReplicatedList<Todo>(replicaID: ReplicaID(1))
+        source.append(contentsOf: (0..<40).map { Todo(title: "t\($0)", done: false) })
+        let peer = ReplicatedList<Todo>(replicaID: ReplicaID(2))
+        try peer.merge(source.changes(since: peer.versionVector))
+        for step in 0..<60 {
+            let index = Int(random.next() % UInt64(source.count))
+            var value = source[index].value
+            if random.next() % 2 == 0 { value.done.toggle() } else { value.note = "n\(step)" }
+            source.updateValue(value, at: index)
+        }
+        for since in [VersionVector(), peer.versionVector] {
+            let whole = source.changes(since: since)
+            let parts = whole.encodedSplit(byteBudget: byteBudget)
+            #expect(parts.count > 1 || byteBudget == 1500)
+            let target = ReplicatedList<Todo>(replicaID: ReplicaID(3))
+            if since == peer.versionVector { try target.merge(peer.changes(since: VersionVector())) }
+            for part in parts.shuffled(using: &random) {
+                #expect(try part.count <= byteBudget || ChangeSet(decoding: part).rowCount == 1)
+                try target.merge(ChangeSet(decoding: part))
+                target._checkInvariants()
+            }
+            #expect(target.map(\.value) == source.map(\.value))
+            #expect(target.versionVector == source.versionVector)
+        }
+    }
+
     /// The worked example of Protocol.md section 1: one field edit of one row.
     @Test func theWorkedExampleOfProtocolMdEncodesAsDocumented() throws {
         let list = ReplicatedList<TodoV2>(replicaID: ReplicaID(1))
