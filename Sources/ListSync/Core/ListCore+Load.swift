@@ -22,6 +22,7 @@ extension ListCore {
     /// carries, a deletion becomes a tombstone.
     private mutating func add(_ update: consuming RowUpdate, hides: Bool = false, to load: inout BulkLoad) -> Int32? {
         clock = max(clock, update.maxLamport)
+        keepCountersAbove(update.id)
         if update.deletion.isSet {
             tombstones.insertUnindexed(update.id, deletedBy: update.deletion)
             return nil

@@ -102,6 +102,7 @@ extension ListCore {
     @usableFromInline
     mutating func merge(_ changes: ChangeSet, hiding: Set<Int>) -> ListChange {
         markSeen(changes.coverage)
+        for update in changes.updates { keepCountersAbove(update.id) }
         return apply(changes.updates, hiding: hiding)
     }
 
