@@ -213,6 +213,37 @@ struct HostileChangeSetTests {
         #expect(!list.undecodableRows.isEmpty)
     }
 
+    /// A change set may carry an edit, a move or a delete of a row with this replica's ID whose insert
+    /// this replica never made or saw (the long fuzz run found it: seed 2522 merged an edit of row
+    /// 7a:c, covering only the edit's own dot below c, and a later local insert took the ID 7a:c, a
+    /// second row with one ID). Local counters stay above every such row ID, also after a reload.
+    @Test(arguments: 0..<3)
+    func aRowOfThisReplicaKnownOnlyInPartNeverGetsAnotherRowsID(register: Int) throws {
+        let target = ReplicatedList<String>(replicaID: Self.target)
+        let row = RowID(replica: Self.target, counter: 1_000)
+        let operation = Stamp(lamport: 5, dot: Dot(replica: Self.target, counter: 990))
+        var update = RowUpdate(id: row)
+        var payload: ChangeSet.Payload?
+        switch register {
+        case 0:
+            update.valueStamp = operation
+            payload = ChangeSet.Payload(typeIdentifier: ValueCoding.plainText, bytes: Array("x".utf8)[...])
+        case 1: (update.position, update.positionStamp) = (PositionKey([0x80]), operation)
+        default: update.deletion = operation
+        }
+        var coverage = DotRanges()
+        coverage.insert(990...990, of: Self.target)
+        try target.merge(
+            ChangeSet(decoding: ChangeSet(coverage: coverage, updates: [update], payloads: [payload]).encoded()))
+        let reloaded = try ReplicatedList<String>(snapshot: target.snapshot(), replicaID: Self.target)
+        for list in [target, reloaded] {
+            #expect(list.nextOperationCounter > row.counter)
+            list.insert("local", at: 0)
+            list._checkInvariants()
+            #expect(list[0].rowID.map { $0.counter > row.counter } == true)
+        }
+    }
+
     @Test func replayHostileSeed() throws {
         try Self.run(seed: Self.environment["LISTSYNC_FUZZ_SEED"].flatMap { UInt64($0) } ?? 7)
     }

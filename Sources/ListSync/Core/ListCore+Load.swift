@@ -24,6 +24,7 @@ extension ListCore {
         _ update: consuming RowUpdate, fields: FieldRegisters? = nil, hides: Bool = false, to load: inout BulkLoad
     ) -> Int32? {
         clock = max(clock, update.maxLamport)
+        keepCountersAbove(update.id)
         if update.deletion.isSet {
             tombstones.insertUnindexed(update.id, deletedBy: update.deletion)
             return nil

@@ -118,6 +118,8 @@ extension ListCore {
     @usableFromInline
     mutating func merge(_ changes: ChangeSet, hiding: Set<Int>) -> ListChange {
         markSeen(changes.coverage)
+        for update in changes.updates { keepCountersAbove(update.id) }
+        for row in changes.fields.keys { keepCountersAbove(row) }
         return apply(changes.updates, fields: changes.fields, hiding: hiding)
     }
 

@@ -311,6 +311,15 @@ struct ListCore {
         nextCounter = max(nextCounter, seenBeforeLocalRun.upperBound(of: replica) + 1)
     }
 
+    /// Keeps local counters above `id`'s when it is a row ID of this replica: a change set or snapshot
+    /// may carry such a row whose insert this replica never saw (an edit, move or delete of it, from a
+    /// buggy or hostile peer), and a later local insert must not take its ID.
+    @inline(__always)
+    mutating func keepCountersAbove(_ id: RowID) {
+        // Decoded counters are at most Dot.maximumCounter; the min keeps any other value from trapping.
+        if id.replica == replica && id.counter >= nextCounter { nextCounter = min(id.counter, Dot.maximumCounter) + 1 }
+    }
+
     /// Records this replica's counters `counters` as seen and advances the clock to `lamport`.
     mutating func markLocal(_ counters: ClosedRange<UInt64>, lamport: UInt64) {
         if let run = localRun, counters.lowerBound == run.upperBound &+ 1 {
