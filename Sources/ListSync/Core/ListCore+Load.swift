@@ -22,7 +22,6 @@ extension ListCore {
     /// carries, a deletion becomes a tombstone.
     private mutating func add(_ update: consuming RowUpdate, hides: Bool = false, to load: inout BulkLoad) -> Int32? {
         clock = max(clock, update.maxLamport)
-        keepCountersAbove(update.id)
         if update.deletion.isSet {
             tombstones.insertUnindexed(update.id, deletedBy: update.deletion)
             return nil
@@ -128,6 +127,7 @@ extension ListCore {
                 if let stamp = coverage.firstUncovered(in: update) {
                     throw MergeError.uncoveredOperation(row: update.id, operation: stamp.dot)
                 }
+                keepCountersAbove(update.id)  // merge does it for the other callers of add
                 let slot = add(update, to: &load)
                 if let slot, let value {
                     values.slots.append(slot)
