@@ -24,7 +24,6 @@ extension ListCore {
         _ update: consuming RowUpdate, fields: FieldRegisters? = nil, hides: Bool = false, to load: inout BulkLoad
     ) -> Int32? {
         clock = max(clock, update.maxLamport)
-        keepCountersAbove(update.id)
         if update.deletion.isSet {
             tombstones.insertUnindexed(update.id, deletedBy: update.deletion)
             return nil
@@ -140,6 +139,7 @@ extension ListCore {
                         throw MergeError.uncoveredOperation(row: update.id, operation: register.stamp.dot)
                     }
                 }
+                keepCountersAbove(update.id)  // merge does it for the other callers of add
                 let slot = add(update, fields: fields, to: &load)
                 if let slot, let value {
                     values.slots.append(slot)

@@ -60,14 +60,20 @@ extension ChangeSet {
         writer.write(hasFields ? Self.formatVersion : Self.formatVersionWithoutFields)
         writer.write(kind.rawValue)
 
-        // The tables hold exactly the replicas and types the rest refers to.
+        // The tables hold exactly the replicas and types the rest refers to (types in order of first use).
         var replicaSet = Set(coverage.entries.map(\.replica))
+        var types: [String] = []
+        var typeIndex: [String: UInt64] = [:]
         for (update, payload) in zip(updates, payloads) {
             let written = UpdateColumnWriter.registers(of: update, payload: payload)
             replicaSet.insert(update.id.replica)
             if written.position { replicaSet.insert(update.positionStamp.dot.replica) }
             if written.value { replicaSet.insert(update.valueStamp.dot.replica) }
             if update.deletion.isSet { replicaSet.insert(update.deletion.dot.replica) }
+            if written.value, let type = payload?.typeIdentifier, typeIndex[type] == nil {
+                typeIndex[type] = UInt64(types.count)
+                types.append(type)
+            }
         }
         for registers in fields.values {
             for register in registers.values { replicaSet.insert(register.stamp.dot.replica) }
@@ -77,14 +83,6 @@ extension ChangeSet {
         writer.writeVarint(UInt64(replicas.count))
         for replica in replicas { writer.writeFixed64(replica.rawValue) }
 
-        var types: [String] = []
-        var typeIndex: [String: UInt64] = [:]
-        for (update, payload) in zip(updates, payloads)
-        where UpdateColumnWriter.registers(of: update, payload: payload).value {
-            guard let type = payload?.typeIdentifier, typeIndex[type] == nil else { continue }
-            typeIndex[type] = UInt64(types.count)
-            types.append(type)
-        }
         writer.writeVarint(UInt64(types.count))
         for type in types { writer.writeLengthPrefixed(Array(type.utf8)) }
 
