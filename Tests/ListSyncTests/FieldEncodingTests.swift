@@ -8,8 +8,6 @@ import Testing
 /// round-trip, encode canonically, and damaged bytes are typed errors; formats 1 and 2 still read.
 struct FieldEncodingTests {
     typealias Todo = FieldRegisterTests.Todo
-    typealias TodoV1 = FieldRegisterTests.TodoV1
-    typealias TodoV2 = FieldRegisterTests.TodoV2
 
     /// Two replicas with a row each side edited concurrently by field, and a row removed.
     private static func edited() throws -> (ReplicatedList<Todo>, ReplicatedList<Todo>) {

@@ -6,24 +6,13 @@ import Testing
 
 /// Struct rows merge per top-level field (docs/field-registers.md): concurrent edits of different fields
 /// both survive, fields another app version does not know are kept and relayed, and values lacking a
-/// required field are kept hidden until a later write makes them readable. In memory (stage B).
+/// required field are kept hidden until a later write makes them readable. In memory; over a transport: TwoAppVersionsTests.
 struct FieldRegisterTests {
     /// A to-do as the current app version has it.
     struct Todo: Codable, Equatable, Sendable {
         var title: String
         var done: Bool
         var note: String?
-    }
-
-    /// An earlier app version's to-do.
-    struct TodoV1: Codable, Equatable, Sendable {
-        var title: String
-    }
-
-    /// A later app version's to-do: `done` is new and optional (the migration path).
-    struct TodoV2: Codable, Equatable, Sendable {
-        var title: String
-        var done: Bool?
     }
 
     /// Sends every change each of `lists` lacks from each other, twice over, and checks invariants.
@@ -56,6 +45,18 @@ struct FieldRegisterTests {
         #expect(b.map(\.value) == a.map(\.value))
         a._checkInvariants()
         b._checkInvariants()
+    }
+
+    @Test func valuesModifiedInPlaceRecordOnlyTheFieldsTheyChange() throws {
+        let (a, b) = try Self.pair()
+        a.modifyValue(at: 0) { $0.done = true }
+        b.modifyValue(at: 0) { $0.note = "semi-skimmed" }
+        try Self.sync(a, b)
+        #expect(a[0].value == Todo(title: "milk", done: true, note: "semi-skimmed") && b[0].value == a[0].value)
+        struct Refused: Error {}
+        let before = a.versionVector
+        #expect(throws: Refused.self) { try a.modifyValue(at: 0) { _ in throw Refused() } }
+        #expect(a.versionVector == before && a[0].value.done)
     }
 
     @Test func concurrentEditsOfOneFieldKeepTheLaterStamp() throws {

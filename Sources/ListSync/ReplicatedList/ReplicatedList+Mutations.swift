@@ -71,6 +71,20 @@ extension ReplicatedList {
         return store(core.updateRow(at: index)) { _ in value }
     }
 
+    /// Edits the value of the row at `index` in place, as in `list.modifyValue(at: 2) { $0.done = true }`.
+    ///
+    /// The same as ``updateValue(_:at:)`` with the value `body` leaves, so a struct row records only the
+    /// fields `body` changed. When `body` throws, nothing changes.
+    /// - Complexity: O(log n) plus `body`'s, and O(b) for a struct's b bytes
+    @inlinable @discardableResult
+    public func modifyValue<Failure: Error>(
+        at index: Int, _ body: (inout Element) throws(Failure) -> Void
+    ) throws(Failure) -> ListChange {
+        var value = self[index].value
+        try body(&value)
+        return updateValue(value, at: index)
+    }
+
     /// Replaces the value of the visible row `id`; returns nil (and changes nothing) when it is not visible.
     /// - Complexity: O(log n)
     @inlinable @discardableResult
