@@ -6,7 +6,8 @@ import Testing
 
 /// Struct rows merge per top-level field (docs/field-registers.md): concurrent edits of different fields
 /// both survive, fields another app version does not know are kept and relayed, and values lacking a
-/// required field are kept hidden until a later write makes them readable. In memory; over a transport: TwoAppVersionsTests.
+/// required field are kept hidden until a later write makes them readable. In memory (over a transport:
+/// TwoAppVersionsTests).
 struct FieldRegisterTests {
     /// A to-do as the current app version has it.
     struct Todo: Codable, Equatable, Sendable {

@@ -46,6 +46,35 @@ struct JSONFieldsTests {
         #expect(Self.split(text) == nil)
     }
 
+    /// Sizes on both sides of the limit past which names are hashed rather than compared pairwise.
+    static let objectSizes = [1, 3, JSONFields.smallObject, JSONFields.smallObject + 1, 40]
+
+    /// The JSON object of `members`, names and values as given, in their order.
+    static func object(_ members: [(name: String, value: String)]) -> [UInt8] {
+        Array(("{" + members.map { "\"\($0.name)\":\($0.value)" }.joined(separator: ",") + "}").utf8)
+    }
+
+    @Test(arguments: objectSizes) func aRepeatedNameIsRejectedInObjectsOfAnySize(members count: Int) {
+        let members = (0..<count).map { (name: "f\($0)", value: "\($0)") }
+        #expect(JSONFields.split(Self.object(members)[...])?.count == count)
+        #expect(JSONFields.split(Self.object(members + [(name: "f\(count - 1)", value: "0")])[...]) == nil)
+    }
+
+    @Test(arguments: objectSizes) func editsAreTheMembersThatChangedInEitherOrder(members count: Int) {
+        var generator = SplitMix64(seed: UInt64(count))
+        let old = (0..<count).map { (name: "f\($0)", value: "\($0)") }
+        for shuffled in [false, true] {
+            var new = shuffled ? old.shuffled(using: &generator) : old
+            new[0].value = #""changed""#
+            let removed = count > 1 ? new.removeLast().name : nil
+            new.append((name: "added", value: "true"))
+            var expected: [String: [UInt8]?] = [new[0].name: Array(#""changed""#.utf8), "added": Array("true".utf8)]
+            if let removed { expected[removed] = .some(nil) }
+            #expect(JSONFields.edits(from: Self.object(old), to: Self.object(new)) == expected, "shuffled: \(shuffled)")
+            #expect(JSONFields.edits(from: Self.object(new), to: Self.object(new)) == [:])
+        }
+    }
+
     static let malformedUTF8: [[UInt8]] = [
         [0x80], [0xBF], [0xC0, 0x80], [0xC1, 0xBF], [0xC2], [0xC2, 0x41], [0xE0, 0x80, 0x80], [0xE0, 0x9F, 0xBF],
         [0xED, 0xA0, 0x80], [0xED, 0xBF, 0xBF], [0xE1, 0x80], [0xF0, 0x80, 0x80, 0x80], [0xF0, 0x8F, 0xBF, 0xBF],

@@ -60,13 +60,21 @@ extension JSONFields {
     /// either is not an object: the edit is then a whole-value write.
     static func edits(from current: [UInt8], to new: [UInt8]) -> [String: [UInt8]?]? {
         guard let old = split(current[...]), let next = split(new[...]) else { return nil }
-        var oldFragments: [String: ArraySlice<UInt8>] = [:]
-        for member in old { oldFragments[member.name] = member.fragment }
+        // One encoder wrote both, so members usually come in one order: try the same position first.
+        let byName = old.count > smallObject ? Dictionary(uniqueKeysWithValues: old.indices.map { (old[$0].name, $0) }) : nil
+        var matched = [Bool](repeating: false, count: old.count)
         var writes: [String: [UInt8]?] = [:]
-        for member in next where oldFragments.removeValue(forKey: member.name) != member.fragment {
+        for (position, member) in next.enumerated() {
+            let index =
+                position < old.count && old[position].name == member.name
+                ? position : byName?[member.name] ?? old.firstIndex { $0.name == member.name }
+            if let index {
+                matched[index] = true
+                if old[index].fragment == member.fragment { continue }
+            }
             writes[member.name] = Array(member.fragment)
         }
-        for name in oldFragments.keys { writes[name] = .some(nil) }
+        for index in old.indices where !matched[index] { writes[old[index].name] = .some(nil) }
         return writes
     }
 }

@@ -28,12 +28,20 @@ enum JSONFields {
         guard scanner.scanObject(depth: 1, members: &members), scanner.isAtEndAfterWhitespace(),
             let members
         else { return nil }
-        var names = Set<String>()
-        for member in members {
-            guard names.insert(member.name).inserted else { return nil }
+        if members.count > smallObject {
+            var names = Set<String>()
+            for member in members where !names.insert(member.name).inserted { return nil }
+        } else {
+            for index in members.indices where members[..<index].contains(where: { $0.name == members[index].name }) {
+                return nil
+            }
         }
         return members
     }
+
+    /// The most members an object may have for its members to be compared pairwise rather than hashed:
+    /// a struct's fields are few, and comparing a few short names is faster than hashing them.
+    static let smallObject = 16
 
     /// Whether `bytes` is exactly one valid JSON value of any kind (white space around it allowed).
     /// - Complexity: O(n) for n bytes.

@@ -11,9 +11,17 @@ extension ReplicatedList {
     func wholePayload(
         inSlot slot: Int32, typeIdentifier: String = ValueCoding.typeIdentifier(of: Element.self)
     ) -> ChangeSet.Payload {
+        keptPayload(inSlot: slot)
+            ?? ChangeSet.Payload(typeIdentifier: typeIdentifier, bytes: ValueCoding.encode(value(inSlot: slot))[...])
+    }
+
+    /// The whole-value register of the row in `slot` when it is kept as bytes (``wholeValues``, or the
+    /// value of a row that did not decode); nil when it is its value encoded.
+    @inlinable
+    func keptPayload(inSlot slot: Int32) -> ChangeSet.Payload? {
         if !wholeValues.isEmpty, let kept = wholeValues[slot] { return kept }
         if !undecodable.isEmpty, let kept = undecodable[slot] { return kept.payload }
-        return ChangeSet.Payload(typeIdentifier: typeIdentifier, bytes: ValueCoding.encode(value(inSlot: slot))[...])
+        return nil
     }
 
     /// The JSON whole value `bytes` of a row, to keep as bytes when they are not what encoding `value`,
@@ -109,11 +117,16 @@ extension ReplicatedList {
     func updateFields(_ value: Element, at index: Int) -> ListChange? {
         let slot = core.slot(at: index)
         guard core.rows[slot].placeholder == nil else { return nil }
-        let whole = wholePayload(inSlot: slot)
-        guard whole.typeIdentifier == ValueCoding.json, JSONFields.split(whole.bytes) != nil,
-            let writes = JSONFields.edits(
-                from: ValueCoding.encode(self.value(inSlot: slot)), to: ValueCoding.encode(value))
-        else { return nil }
+        // What this version makes of the row now; it is the whole value too unless that is kept as bytes.
+        let current = ValueCoding.encode(self.value(inSlot: slot))
+        let whole: ChangeSet.Payload
+        if let kept = keptPayload(inSlot: slot) {
+            guard kept.typeIdentifier == ValueCoding.json, JSONFields.split(kept.bytes) != nil else { return nil }
+            whole = kept
+        } else {
+            whole = ChangeSet.Payload(typeIdentifier: ValueCoding.json, bytes: current[...])
+        }
+        guard let writes = JSONFields.edits(from: current, to: ValueCoding.encode(value)) else { return nil }
         if writes.isEmpty { return ListChange() }  // nothing this version knows changed
         let change = core.updateFields(at: index, writes)
         guard !change.isEmpty else { return change }  // no operation counters left (``canEdit``)
