@@ -61,7 +61,8 @@ extension JSONFields {
     static func edits(from current: [UInt8], to new: [UInt8]) -> [String: [UInt8]?]? {
         guard let old = split(current[...]), let next = split(new[...]) else { return nil }
         // One encoder wrote both, so members usually come in one order: try the same position first.
-        let byName = old.count > smallObject ? Dictionary(uniqueKeysWithValues: old.indices.map { (old[$0].name, $0) }) : nil
+        let byName =
+            old.count > smallObject ? Dictionary(uniqueKeysWithValues: old.indices.map { (old[$0].name, $0) }) : nil
         var matched = [Bool](repeating: false, count: old.count)
         var writes: [String: [UInt8]?] = [:]
         for (position, member) in next.enumerated() {
