@@ -227,12 +227,11 @@ extension ReplicatedList where Element == Entry {
         case .delete(let references):
             return (remove(atOffsets: try resolve(references)), [])
         case .edit(let reference, let text):
-            let index = try resolve(reference)
-            return (updateValue(Entry(text, done: self[index].value.done), at: index), [])
+            return (modifyValue(at: try resolve(reference)) { $0.text = text }, [])
         case .check(let references, let done):
             let offsets = try resolve(references)
             let (_, change) = transaction { list in
-                for index in offsets { list.updateValue(Entry(list[index].value.text, done: done), at: index) }
+                for index in offsets { list.modifyValue(at: index) { $0.done = done } }
             }
             return (change, [])
         case .drop(let drop):
