@@ -232,6 +232,53 @@ struct EncodingTests {
         }
     }
 
+    /// `count` inserts of replica 5 with one-byte keys in key order and one-byte values, of rows 1, 2,
+    /// ..., `count` or, `repeatingFirst`, of rows 1, ..., `count - 1` and then row 1 again.
+    static func inserts(kind: UInt8, count: Int, repeatingFirst: Bool) -> [UInt8] {
+        precondition((2...63).contains(count))  // runs of `count` fit a one-byte header
+        let n = UInt8(count)
+        let run = { (value: UInt8) -> [UInt8] in [2 * n, value] }  // `count` times `value`
+        let column = { (bytes: [UInt8]) -> [UInt8] in [UInt8(bytes.count)] + bytes }
+        // Row counter deltas, zigzag: +1 each, or +1 (count - 1 times) then back to row 1.
+        let rowCounters: [UInt8] =
+            !repeatingFirst ? run(2) : count == 2 ? [3, 2, 0] : [2 * (n - 1), 2, 1, 2 * (n - 2) - 1]
+        var bytes: [UInt8] = [0x4C, 0x53, 2, kind]
+        bytes += [1, 5, 0, 0, 0, 0, 0, 0, 0]  // one replica, 5
+        bytes += [1, 22] + Array("public.utf8-plain-text".utf8)
+        bytes += [1, 0, 1, 0, repeatingFirst ? n - 2 : n - 1]  // coverage: replica 0, its rows
+        bytes += [n]
+        bytes += column(run(0x3B)) + column(rowCounters)  // inserts with a value, by replica 0
+        bytes += column(run(0)) + column(run(1)) + column((0..<n).map { 0x80 + $0 })  // keys 80, 81, ...
+        bytes += column(run(0)) + column([]) + column([])  // Lamport = counter
+        bytes += column(run(0)) + column(run(1)) + column((0..<n).map { UInt8(ascii: "a") + $0 })
+        return bytes
+    }
+
+    /// A row that comes twice is refused whatever the size of the change set or snapshot: small ones
+    /// check row IDs pairwise, larger ones with an index.
+    @Test func aRepeatedRowIsRefusedAtEverySize() throws {
+        for count in 2...20 {
+            let distinct = try ChangeSet(decoding: Self.inserts(kind: 1, count: count, repeatingFirst: false))
+            #expect(distinct.rowCount == count)
+            let loaded = try ReplicatedList<String>(
+                snapshot: Self.inserts(kind: 2, count: count, repeatingFirst: false), replicaID: ReplicaID(9))
+            #expect(loaded.count == count)
+            var changeSetError: BinaryDecodingError?
+            do {
+                _ = try ChangeSet(decoding: Self.inserts(kind: 1, count: count, repeatingFirst: true))
+            } catch {
+                changeSetError = error
+            }
+            guard case .notCanonical = changeSetError else {
+                Issue.record("\(count) updates, one row twice: \(String(describing: changeSetError))")
+                continue
+            }
+            #expect(throws: MergeError.malformed(changeSetError!)) {
+                try ReplicatedList<String>(snapshot: Self.inserts(kind: 2, count: count, repeatingFirst: true))
+            }
+        }
+    }
+
     /// Each error about one update names the offset where the value at fault is encoded, in its column.
     @Test func malformedValuesNameWhereTheyAre() throws {
         let valid = HandEncoded.uncoveredInsert(covering: true)

@@ -16,11 +16,13 @@ struct RunLengthColumnTests {
     func decode(
         _ bytes: [UInt8], count: Int, layout: RunLengthReader.Layout = .groups
     ) throws(BinaryDecodingError) -> [UInt64] {
-        var reader = RunLengthReader(BinaryReader(bytes), layout: layout)
-        var values: [UInt64] = []
-        for _ in 0..<count { values.append(try reader.next()) }
-        try reader.expectEnd()
-        return values
+        try bytes.withUnsafeBufferPointer { buffer throws(BinaryDecodingError) in
+            var reader = RunLengthReader(BinaryReader(buffer), layout: layout)
+            var values: [UInt64] = []
+            for _ in 0..<count { values.append(try reader.next()) }
+            try reader.expectEnd()
+            return values
+        }
     }
 
     /// A random value of a random width, from one byte to ten as a varint.
@@ -66,9 +68,11 @@ struct RunLengthColumnTests {
         let values: [Int64] = [0, -1, 1, .min, .max, .max, -300, 300, 300, 300]
         var writer = RunLengthWriter()
         for value in values { writer.append(signed: value) }
-        var reader = RunLengthReader(BinaryReader(writer.finish()), layout: .groups)
-        for value in values { #expect(try reader.nextSigned() == value) }
-        try reader.expectEnd()
+        try writer.finish().withUnsafeBufferPointer { buffer throws(BinaryDecodingError) in
+            var reader = RunLengthReader(BinaryReader(buffer), layout: .groups)
+            for value in values { #expect(try reader.nextSigned() == value) }
+            try reader.expectEnd()
+        }
     }
 
     @Test func nonCanonicalGroupsAreRejected() {

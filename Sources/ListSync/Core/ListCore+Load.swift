@@ -115,9 +115,14 @@ extension ListCore {
     @usableFromInline
     mutating func load(snapshot bytes: [UInt8]) throws(MergeError) -> EncodedValues {
         precondition(isEmpty, "loading a snapshot into a replica that holds rows")
+        return try bytes.withUnsafeBufferPointer { buffer throws(MergeError) in try load(reading: buffer) }
+    }
+
+    /// ``load(snapshot:)`` reading the snapshot's memory, `buffer`.
+    private mutating func load(reading buffer: UnsafeBufferPointer<UInt8>) throws(MergeError) -> EncodedValues {
         var values = EncodedValues()
         do {
-            var encoded = try EncodedUpdates(bytes, as: .snapshot)
+            var encoded = try EncodedUpdates(buffer, as: .snapshot)
             values.types = encoded.types
             values.slots.reserveCapacity(encoded.count)
             values.values.reserveCapacity(encoded.count)

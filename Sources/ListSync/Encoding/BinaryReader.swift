@@ -1,21 +1,28 @@
 /// Reads ListSync's binary encoding with every access bounds-checked: malformed input is a typed
 /// error, never a trap.
+///
+/// A reader borrows the buffer it reads: make it inside `withUnsafeBufferPointer` of the bytes and
+/// never keep it (or a column reader holding it) past that call. Borrowing instead of holding the array
+/// keeps readers free to copy: a change set's header makes a dozen of them, and each copy of an array
+/// would retain and release it. Every read checks its offset against `end`, which never exceeds the
+/// buffer, so no read leaves it.
 struct BinaryReader {
-    private let bytes: [UInt8]
+    private let bytes: UnsafeBufferPointer<UInt8>
     /// The offset of the next byte to read, from the start of the whole buffer.
     private(set) var offset: Int
     /// The end of the readable range.
     private let end: Int
 
-    /// A reader over `bytes`.
-    init(_ bytes: [UInt8]) {
+    /// A reader over all of `bytes`.
+    init(_ bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
         offset = 0
         end = bytes.count
     }
 
     /// A reader over `range` of `bytes`; offsets in errors stay relative to the whole buffer.
-    init(_ bytes: [UInt8], range: Range<Int>) {
+    /// - Precondition: `range` lies within `bytes`.
+    private init(_ bytes: UnsafeBufferPointer<UInt8>, range: Range<Int>) {
         self.bytes = bytes
         offset = range.lowerBound
         end = range.upperBound
@@ -64,7 +71,7 @@ struct BinaryReader {
     }
 
     /// Reads a varint length, then that many bytes.
-    mutating func readLengthPrefixed() throws(BinaryDecodingError) -> ArraySlice<UInt8> {
+    mutating func readLengthPrefixed() throws(BinaryDecodingError) -> Slice<UnsafeBufferPointer<UInt8>> {
         let start = offset
         let length = try readVarint()
         guard length <= UInt64(remaining) else { throw .truncated(offset: start) }
@@ -72,24 +79,20 @@ struct BinaryReader {
     }
 
     /// Reads `count` bytes.
-    mutating func readBytes(_ count: Int) throws(BinaryDecodingError) -> ArraySlice<UInt8> {
-        guard count <= remaining else { throw .truncated(offset: offset) }
-        defer { offset += count }
-        return bytes[offset..<(offset + count)]
+    mutating func readBytes(_ count: Int) throws(BinaryDecodingError) -> Slice<UnsafeBufferPointer<UInt8>> {
+        bytes[try skip(count)]
     }
 
     /// Skips `count` bytes and returns their range in the buffer.
     mutating func skip(_ count: Int) throws(BinaryDecodingError) -> Range<Int> {
-        guard count <= remaining else { throw .truncated(offset: offset) }
+        guard count >= 0 && count <= remaining else { throw .truncated(offset: offset) }
         defer { offset += count }
         return offset..<(offset + count)
     }
 
     /// A reader over the next `count` bytes, which this reader skips.
     mutating func subreader(_ count: Int) throws(BinaryDecodingError) -> BinaryReader {
-        guard count <= remaining else { throw .truncated(offset: offset) }
-        defer { offset += count }
-        return BinaryReader(bytes, range: offset..<(offset + count))
+        BinaryReader(bytes, range: try skip(count))
     }
 
     /// Throws unless every byte was read.

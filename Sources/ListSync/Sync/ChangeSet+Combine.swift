@@ -14,38 +14,61 @@ extension ChangeSet {
     /// ```
     /// - Complexity: O(u + k log k) for u updates in all and k distinct rows.
     public init(combining changeSets: some Sequence<ChangeSet>) {
-        var coverage = DotRanges()
-        var offsets: [RowID: Int] = [:]
-        var updates: [RowUpdate] = []
-        var payloads: [Payload?] = []
-        var fields: [RowID: FieldRegisters] = [:]
-        for changes in changeSets {
+        var combination = Combination()
+        for changes in changeSets { combination.add(changes) }
+        self = combination.combined
+    }
+
+    /// ``init(combining:)`` one change set at a time, so that a caller decoding many (a log being
+    /// replayed) keeps only their combination, not all of them.
+    package struct Combination {
+        private var coverage = DotRanges()
+        /// The offset of each row's update in ``updates`` (a list's rows are Int32-indexed too).
+        private var offsets = RowIDIndex()
+        private var updates: [RowUpdate] = []
+        private var payloads: [Payload?] = []
+        private var fields: [RowID: FieldRegisters] = [:]
+
+        /// An empty combination.
+        package init() {}
+
+        /// Adds `changes`.
+        /// - Complexity: O(u) for u updates, and O(r) for r ranges in the coverage.
+        package mutating func add(_ changes: ChangeSet) {
             coverage.formUnion(changes.coverage)
             for (row, registers) in changes.fields {
                 // The greater stamp per field; a merge drops those a whole value replaced.
                 _ = fields[row, default: [:]].merge(registers, newerThan: .none)
             }
             for (update, payload) in zip(changes.updates, changes.payloads) {
-                if let offset = offsets[update.id] {
-                    Self.combine(&updates[offset], &payloads[offset], with: update, payload: payload)
+                let offset = Int32(updates.count)
+                if let existing = offsets.insert(offset, for: update.id, unlessPresent: { updates[Int($0)].id }) {
+                    ChangeSet.combine(&updates[Int(existing)], &payloads[Int(existing)], with: update, payload: payload)
                 } else {
-                    offsets[update.id] = updates.count
                     updates.append(update)
                     payloads.append(payload)
                 }
             }
         }
-        for offset in updates.indices where updates[offset].deletion.isSet {
-            // A deleted row is a tombstone whatever else happened to it.
-            updates[offset] = RowUpdate(id: updates[offset].id, deletion: updates[offset].deletion)
-            payloads[offset] = nil
-            fields[updates[offset].id] = nil
+
+        /// The one change set whose merge has the effect of merging every one added, in turn.
+        /// - Complexity: O(k log k) for k distinct rows.
+        package var combined: ChangeSet {
+            var updates = updates
+            var payloads = payloads
+            var fields = fields
+            for offset in updates.indices where updates[offset].deletion.isSet {
+                // A deleted row is a tombstone whatever else happened to it.
+                updates[offset] = RowUpdate(id: updates[offset].id, deletion: updates[offset].deletion)
+                payloads[offset] = nil
+                fields[updates[offset].id] = nil
+            }
+            return ChangeSet(coverage: coverage, updates: updates, payloads: payloads, fields: fields)
         }
-        self.init(coverage: coverage, updates: updates, payloads: payloads, fields: fields)
     }
 
     /// Folds `update` (and its value) into `target`, an update of the same row.
-    private static func combine(
+    fileprivate static func combine(
         _ target: inout RowUpdate, _ targetPayload: inout Payload?, with update: RowUpdate, payload: Payload?
     ) {
         if update.deletion.isSet && (!target.deletion.isSet || update.deletion < target.deletion) {

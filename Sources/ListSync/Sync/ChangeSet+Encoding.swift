@@ -32,19 +32,35 @@ extension ChangeSet {
     /// Decodes a change set made by ``encoded()``.
     /// - Throws: ``BinaryDecodingError`` saying what is wrong and at which offset.
     public init(decoding bytes: [UInt8]) throws(BinaryDecodingError) {
-        var encoded = try EncodedUpdates(bytes, as: .changeSet)
+        self = try bytes.withUnsafeBufferPointer { buffer throws(BinaryDecodingError) in
+            try Self(decoding: bytes, reading: buffer)
+        }
+    }
+
+    /// The most updates a change set may hold for its row IDs to be checked for repeats pairwise.
+    static let smallChangeSet = 8
+
+    /// Decodes `bytes`, read through `buffer`, its memory.
+    private init(decoding bytes: [UInt8], reading buffer: UnsafeBufferPointer<UInt8>) throws(BinaryDecodingError) {
+        var encoded = try EncodedUpdates(buffer, as: .changeSet)
         var updates: [RowUpdate] = []
         var payloads: [Payload?] = []
         var fields: [RowID: FieldRegisters] = [:]
         updates.reserveCapacity(encoded.count)
         payloads.reserveCapacity(encoded.count)
-        var seenRows = RowIDIndex()
-        seenRows.reserveCapacity(encoded.count)
+        // Row IDs come once each: checked against those before in a small change set (most of those a
+        // live peer sends hold one row), with an index in a larger one.
+        let isSmall = encoded.count <= Self.smallChangeSet
+        var seenRows = isSmall ? nil : RowIDIndex()
+        seenRows?.reserveCapacity(encoded.count)
         for _ in 0..<encoded.count {
             var value: EncodedUpdates.Value?
             let update = try encoded.next(value: &value)
-            guard seenRows.insert(Int32(updates.count), for: update.id, unlessPresent: { updates[Int($0)].id }) == nil
-            else { throw .notCanonical(offset: encoded.rowIDsOffset) }
+            let isRepeated =
+                isSmall
+                ? updates.contains { $0.id == update.id }
+                : seenRows!.insert(Int32(updates.count), for: update.id, unlessPresent: { updates[Int($0)].id }) != nil
+            guard !isRepeated else { throw .notCanonical(offset: encoded.rowIDsOffset) }
             if let registers = encoded.fields { fields[update.id] = registers }
             updates.append(update)
             payloads.append(value.map { Payload(typeIdentifier: encoded.types[$0.type], bytes: bytes[$0.bytes]) })
@@ -147,8 +163,9 @@ struct EncodedUpdates {
     private var reader: BinaryReader
     private var columns: UpdateColumnReader
 
-    /// Reads the header of `bytes`, which must be of `kind`.
-    init(_ bytes: [UInt8], as kind: ChangeSet.Kind) throws(BinaryDecodingError) {
+    /// Reads the header of `bytes`, which must be of `kind`; the updates are read from `bytes` too, so
+    /// use this only inside the `withUnsafeBufferPointer` call that gave it (``BinaryReader``).
+    init(_ bytes: UnsafeBufferPointer<UInt8>, as kind: ChangeSet.Kind) throws(BinaryDecodingError) {
         reader = BinaryReader(bytes)
         for byte in ChangeSet.magic {
             guard try reader.readByte() == byte else { throw .badMagic }
@@ -234,18 +251,8 @@ struct EncodedUpdates {
         self.coverage = coverage
 
         count = try reader.readCount()
-        var columnReaders: [BinaryReader] = []
-        for _
-            in 0..<(hasFields
-            ? UpdateColumnReader.Column.allCases.count : UpdateColumnReader.Column.fieldCount.rawValue)
-        {
-            let start = reader.offset
-            let length = try reader.readVarint()
-            guard length <= UInt64(reader.remaining) else { throw .truncated(offset: start) }
-            columnReaders.append(try reader.subreader(Int(length)))
-        }
-        columns = UpdateColumnReader(
-            columnReaders, layout: layout, replicas: replicas, typeCount: types.count,
+        columns = try UpdateColumnReader(
+            from: &reader, layout: layout, replicas: replicas, typeCount: types.count,
             fieldNames: hasFields ? names : nil)
     }
 
@@ -376,14 +383,7 @@ private struct UpdateColumnWriter {
 private struct UpdateColumnReader {
     private typealias Flag = ChangeSet.Flag
 
-    /// The columns of the update section, in their order in the encoding.
-    enum Column: Int, CaseIterable {
-        case flagsAndReplica, rowCounter, keyShared, keySuffixLength, keySuffix
-        case stampLamport, stampReplica, stampCounter, valueType, valueLength, valueBytes
-        /// Format 3's field register columns.
-        case fieldCount, fieldName, fieldLength, fieldBytes
-    }
-
+    // The columns of the update section, in their order in the encoding (format 3's field columns last).
     private var flags: RunLengthReader
     private var rowCounter: RunLengthReader
     private var keyShared: RunLengthReader
@@ -409,27 +409,38 @@ private struct UpdateColumnReader {
     /// twice).
     let rowIDsOffset: Int
 
-    /// A reader of `columns`, whose run-length columns are grouped as `layout`.
+    /// A reader of the columns that follow in `reader` (each a varint length, then its bytes), whose
+    /// run-length columns are grouped as `layout`; format 3's field columns follow when `fieldNames`
+    /// is not nil.
     init(
-        _ columns: [BinaryReader], layout: RunLengthReader.Layout, replicas: [ReplicaID], typeCount: Int,
+        from reader: inout BinaryReader, layout: RunLengthReader.Layout, replicas: [ReplicaID], typeCount: Int,
         fieldNames: [String]?
-    ) {
-        rowIDsOffset = columns[1].offset
-        flags = RunLengthReader(columns[0], layout: layout)
-        rowCounter = RunLengthReader(columns[1], layout: layout)
-        keyShared = RunLengthReader(columns[2], layout: layout)
-        keySuffixLength = RunLengthReader(columns[3], layout: layout)
-        keySuffix = columns[4]
-        stampLamport = RunLengthReader(columns[5], layout: layout)
-        stampReplica = RunLengthReader(columns[6], layout: layout)
-        stampCounter = RunLengthReader(columns[7], layout: layout)
-        valueType = RunLengthReader(columns[8], layout: layout)
-        valueLength = RunLengthReader(columns[9], layout: layout)
-        valueBytes = columns[10]
+    ) throws(BinaryDecodingError) {
+        func column() throws(BinaryDecodingError) -> BinaryReader {
+            let start = reader.offset
+            let length = try reader.readVarint()
+            guard length <= UInt64(reader.remaining) else { throw .truncated(offset: start) }
+            return try reader.subreader(Int(length))
+        }
+        func runLengthColumn() throws(BinaryDecodingError) -> RunLengthReader {
+            RunLengthReader(try column(), layout: layout)
+        }
+        flags = try runLengthColumn()
+        rowCounter = try runLengthColumn()
+        rowIDsOffset = rowCounter.valueOffset
+        keyShared = try runLengthColumn()
+        keySuffixLength = try runLengthColumn()
+        keySuffix = try column()
+        stampLamport = try runLengthColumn()
+        stampReplica = try runLengthColumn()
+        stampCounter = try runLengthColumn()
+        valueType = try runLengthColumn()
+        valueLength = try runLengthColumn()
+        valueBytes = try column()
         if fieldNames != nil {
             fieldColumns = FieldColumns(
-                count: RunLengthReader(columns[11], layout: layout), name: RunLengthReader(columns[12], layout: layout),
-                length: RunLengthReader(columns[13], layout: layout), bytes: columns[14])
+                count: try runLengthColumn(), name: try runLengthColumn(), length: try runLengthColumn(),
+                bytes: try column())
         }
         self.fieldNames = fieldNames ?? []
         self.replicas = replicas
@@ -539,9 +550,9 @@ private struct UpdateColumnReader {
             if length > 0 {
                 let start = fieldColumns!.bytes.offset
                 guard length - 1 <= UInt64(fieldColumns!.bytes.remaining) else { throw .truncated(offset: start) }
-                let bytes = try fieldColumns!.bytes.readBytes(Int(length - 1))
-                guard JSONFields.isFragment(bytes) else { throw .invalidFieldValue(offset: start) }
-                fragment = Array(bytes)
+                let bytes = Array(try fieldColumns!.bytes.readBytes(Int(length - 1)))
+                guard JSONFields.isFragment(bytes[...]) else { throw .invalidFieldValue(offset: start) }
+                fragment = bytes
             }
             registers[name] = FieldRegister(stamp: stamp, fragment: fragment)
         }
@@ -581,16 +592,22 @@ private struct UpdateColumnReader {
 
     /// Throws unless every column was read to its end.
     func expectEnd() throws(BinaryDecodingError) {
-        for column in [
-            flags, rowCounter, keyShared, keySuffixLength, stampLamport, stampReplica, stampCounter, valueType,
-            valueLength,
-        ] {
-            try column.expectEnd()
-        }
+        // Column by column, in their order: an array of the columns would copy each of them.
+        try flags.expectEnd()
+        try rowCounter.expectEnd()
+        try keyShared.expectEnd()
+        try keySuffixLength.expectEnd()
         try keySuffix.expectEnd()
+        try stampLamport.expectEnd()
+        try stampReplica.expectEnd()
+        try stampCounter.expectEnd()
+        try valueType.expectEnd()
+        try valueLength.expectEnd()
         try valueBytes.expectEnd()
         if let fieldColumns {
-            for column in [fieldColumns.count, fieldColumns.name, fieldColumns.length] { try column.expectEnd() }
+            try fieldColumns.count.expectEnd()
+            try fieldColumns.name.expectEnd()
+            try fieldColumns.length.expectEnd()
             try fieldColumns.bytes.expectEnd()
         }
     }

@@ -25,9 +25,9 @@ struct Recovery<Element: Codable & Sendable> {
     private var report = RecoveryReport()
     /// The highest counter reservation seen in the snapshot and the log.
     private var reservedThrough: UInt64 = 0
-    /// The change sets of the records replayed so far, when they are merged together at the end (nil:
+    /// The combination of the records replayed so far, when they are merged together at the end (nil:
     /// each is merged as it is read).
-    private var pending: [ChangeSet]?
+    private var combination: ChangeSet.Combination?
     /// Whether salvage set a damaged snapshot aside, so the log is replayed from an empty state.
     private var snapshotSetAside = false
     /// The number of a last segment removed because its creation never finished: the next one takes it.
@@ -139,11 +139,11 @@ struct Recovery<Element: Codable & Sendable> {
     private mutating func replayLog(
         into list: ReplicatedList<Element>, from firstSegment: UInt64, replica: ReplicaID
     ) throws(StoreError) -> UInt64 {
-        pending = []
+        combination = ChangeSet.Combination()
         lastReplayed = nil
         let next = try replaySegments(into: list, from: firstSegment, replica: replica)
-        let combined = ChangeSet(combining: pending ?? [])
-        pending = nil
+        let combined = combination?.combined ?? ChangeSet()
+        combination = nil
         do {
             try list.merge(combined)
             return next
@@ -246,8 +246,8 @@ struct Recovery<Element: Codable & Sendable> {
             } catch {
                 throw .corrupt(path: path, offset: offset, reason: "record does not decode: \(error)")
             }
-            if pending != nil {
-                pending?.append(changes)
+            if combination != nil {
+                combination?.add(changes)
                 return
             }
             do {
