@@ -83,6 +83,12 @@ enum StoreBenchmark {
             at: compacting, rows: moveHeavyRows, records: moveHeavyRows,
             compactionThreshold: StoreOptions.defaultCompactionThreshold)
         let (compactingTimes, _) = try openTimes(of: compacting)
+        // The worst case of the default: the longest log it leaves, just short of a quarter of the snapshot.
+        let longest = settings.directory + "/move-heavy-longest"
+        let longestLogBytes = try buildMoveHeavyReplica(
+            at: longest, rows: moveHeavyRows, records: moveHeavyRows, compactionThreshold: nil,
+            stoppingBeforeAQuarterOfTheSnapshot: true)
+        let (longestTimes, _) = try openTimes(of: longest)
         let fields = [
             "\"bench\":\"store\"",
             "\"commits_per_s_always\":\(format(always))",
@@ -96,6 +102,8 @@ enum StoreBenchmark {
             "\"move_heavy_log_bytes\":\(moveHeavyLogBytes)",
             "\"open_ms_move_heavy_default_compaction\":\(format(compactingTimes[1]))",
             "\"move_heavy_default_compaction_log_bytes\":\(compactingLogBytes)",
+            "\"open_ms_move_heavy_longest_default_log\":\(format(longestTimes[1]))",
+            "\"move_heavy_longest_default_log_bytes\":\(longestLogBytes)",
             "\"snapshot_bytes_per_row\":\(format(Double(snapshotBytes) / Double(settings.rows)))",
             "\"rows\":\(settings.rows)",
             "\"visible_rows\":\(rowCount)",
@@ -123,27 +131,40 @@ enum StoreBenchmark {
     }
 
     /// Builds a replica of `rows` rows in a snapshot, then `records` local moves of random rows (a long
-    /// run of moves), compacting at `compactionThreshold` (nil: never, so every move is a log record);
-    /// returns the log's size in bytes.
+    /// run of moves), compacting at `compactionThreshold` (nil: never, so every move is a log record),
+    /// or, `stoppingBeforeAQuarterOfTheSnapshot`, as many as fit in a log just short of the size at
+    /// which the default threshold compacts; returns the log's size in bytes.
     private static func buildMoveHeavyReplica(
-        at path: String, rows: Int, records: Int, compactionThreshold: Int?
+        at path: String, rows: Int, records: Int, compactionThreshold: Int?,
+        stoppingBeforeAQuarterOfTheSnapshot: Bool = false
     ) throws -> Int {
         let store = try DurableReplica<String>(
             directory: path,
             options: StoreOptions(commitPolicy: .batched(.milliseconds(5)), compactionThreshold: compactionThreshold))
         try store.update { $0.append(contentsOf: (0..<rows).map { "row \($0)" }) }
         try store.compact()
+        // A one-row move is about 70 bytes of log: stop within 100 moves of a quarter of the snapshot.
+        let limit = try stoppingBeforeAQuarterOfTheSnapshot ? fileSize(path + "/snapshot") / 4 - 100 * 80 : .max
         var generator = SplitMix64(seed: 2)
-        for _ in 0..<records {
+        for record in 0..<records {
+            if limit < .max, record % 100 == 0, try logSize(of: path) >= limit { break }
             let from = Int(generator.next() % UInt64(rows))
             let to = Int(generator.next() % UInt64(rows + 1))
             try store.update { $0.move(fromOffsets: [from], toOffset: to) }
         }
         try store.close()
+        return try logSize(of: path)
+    }
+
+    /// The bytes of every log segment of the replica at `path`.
+    private static func logSize(of path: String) throws -> Int {
         let names = try FileManager.default.contentsOfDirectory(atPath: path).filter { $0.hasPrefix("log-") }
-        return try names.reduce(0) { total, name in
-            try total + (FileManager.default.attributesOfItem(atPath: path + "/" + name)[.size] as? Int ?? 0)
-        }
+        return try names.reduce(0) { total, name in try total + fileSize(path + "/" + name) }
+    }
+
+    /// The size of the file at `path`.
+    private static func fileSize(_ path: String) throws -> Int {
+        try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int ?? 0
     }
 
     /// Single-writer commits per second on a 1,000-row list, each an edit of one row, until the last
@@ -169,7 +190,7 @@ enum StoreBenchmark {
             directory: path, options: StoreOptions(commitPolicy: .batched(.milliseconds(5)), compactionThreshold: nil))
         try store.update { $0.append(contentsOf: (0..<settings.rows).map { "row \($0)" }) }
         try store.compact()
-        let snapshotBytes = try FileManager.default.attributesOfItem(atPath: path + "/snapshot")[.size] as? Int ?? 0
+        let snapshotBytes = try fileSize(path + "/snapshot")
         // A peer with a small list of its own makes the edits, so extracting each change set stays cheap.
         let peer = ReplicatedList<String>()
         peer.append(contentsOf: (0..<1_000).map { "peer row \($0)" })

@@ -95,6 +95,58 @@ struct DurableReplicaTests {
         try reopened.close()
     }
 
+    /// The log written by earlier opens counts towards the threshold: an app that opens the store for a
+    /// few edits at a time still gets it compacted, so opening never replays more than about the threshold.
+    @Test func theLogOfManyShortOpensIsCompacted() throws {
+        let directory = try TemporaryDirectory()
+        let options = StoreOptions(compactionThreshold: 2_000)
+        var replayed: [Int] = []
+        for open in 0..<20 {
+            let store = try DurableReplica<String>(directory: directory.file("replica"), options: options)
+            replayed.append(store.recoveryReport.recordsReplayed)
+            for index in 0..<10 { try store.update { $0.append("open \(open) row \(index)") } }  // ~700 bytes
+            try store.close()
+        }
+        let reopened = try DurableReplica<String>(directory: directory.file("replica"), options: options)
+        #expect(reopened.read { $0.count } == 200)
+        replayed.append(reopened.recoveryReport.recordsReplayed)
+        try reopened.close()
+        // 2,000 bytes hold about 30 one-row records; one open adds 10 to them before it compacts.
+        #expect(replayed.allSatisfy { $0 <= 40 }, "records replayed at each open: \(replayed)")
+    }
+
+    /// Past the threshold, the log grows to a quarter of the snapshot before compacting: a large list
+    /// is not rewritten every few edits.
+    @Test func compactionWaitsForAQuarterOfTheSnapshot() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("replica")
+        let options = StoreOptions(compactionThreshold: 2_000)
+        let store = try DurableReplica<String>(directory: path, options: options)
+        try store.update { $0.append(contentsOf: (0..<2_000).map { "row \($0) of a list that is long enough" }) }
+        try store.compact()
+        let snapshot = try #require(FileManager.default.attributesOfItem(atPath: path + "/snapshot")[.size] as? Int)
+        #expect(snapshot > 40_000)
+        var edits = 0
+        func logBytes() throws -> Int {
+            try directory.segments(in: "replica").reduce(0) { total, name in
+                try total + (FileManager.default.attributesOfItem(atPath: path + "/" + name)[.size] as? Int ?? 0)
+            }
+        }
+        while try logBytes() < snapshot / 4 - 200, edits < 1_500 {
+            try store.update { $0.updateValue("edit \(edits)", at: edits) }
+            edits += 1
+        }
+        #expect(edits > 100 && edits < 1_500, "the log grew past the threshold to a quarter of the snapshot")
+        let quarter = try #require(FileManager.default.attributesOfItem(atPath: path + "/snapshot")[.size] as? Int)
+        #expect(quarter == snapshot, "no compaction below a quarter of the snapshot")
+        for _ in 0..<10 {
+            try store.update { $0.updateValue("edit \(edits)", at: edits) }
+            edits += 1
+        }
+        try store.close()
+        #expect(try logBytes() < 2_000, "compacted once the log reached a quarter of the snapshot")
+    }
+
     @Test func closedStoreRejectsChangesButStillReads() throws {
         let directory = try TemporaryDirectory()
         let store = try DurableReplica<String>(directory: directory.file("replica"))

@@ -2,7 +2,8 @@ import Foundation
 import Testing
 
 /// `syncdemo peer --data` compacts its store: on a clean quit, and whenever the log reaches
-/// `--compact-at` (1 MiB by default, the store's default), so opening never replays a long log.
+/// `--compact-at` and a quarter of the snapshot (64 KiB by default, the store's default), so opening
+/// never replays a long log.
 @Suite struct CompactionTests {
     /// Owns the directory.
     let scratch = PeerTests.Scratch()
@@ -67,19 +68,20 @@ import Testing
         #expect(try reopened.finish() == 0)
     }
 
-    @Test func byDefaultTheLogIsCompactedAt1MiB() throws {
+    /// 64 KiB and a quarter of the snapshot: each 300 KB row compacts until the snapshot passes 1.2 MB.
+    @Test func byDefaultTheLogIsCompactedAtAQuarterOfTheSnapshot() throws {
         let writer = try peer()
         let text = String(repeating: "m", count: 300_000)
         for index in 0..<6 { _ = try writer.ask("add \(index)\(text)", replyStartingWith: "ok: 1 inserted") }
         writer.kill()  // no clean quit: only the threshold compacted
         let (segments, snapshot) = try files()
-        #expect(snapshot, "a snapshot was written when the log reached 1 MiB")
+        #expect(snapshot, "a snapshot was written when the log reached a quarter of it")
         #expect(segments.allSatisfy { $0 < 1 << 20 }, "\(segments)")
     }
 
     @Test func helpNamesTheThresholdAndItsDefault() throws {
         let help = try SyncDemoProcess.run(["peer", "--help"])
         #expect(help.output.contains("--compact-at <size>"))
-        #expect(help.output.contains("default 1MiB"))
+        #expect(help.output.contains("default 64KiB"))
     }
 }

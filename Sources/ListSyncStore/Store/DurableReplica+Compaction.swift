@@ -30,14 +30,18 @@ extension DurableReplica {
         }
         // The old segment is durable; a failed close cannot lose any of it.
         try? state.log.close()
+        state.earlierLogBytes += state.log.size
         state.log = log
         let contents = SnapshotFile.Contents(
             replica: replicaID, firstSegment: next, reservedThrough: state.reservedThrough,
             payload: state.list.snapshot())
         let path = directory + "/" + SnapshotFile.name
+        let snapshot = SnapshotFile.encode(contents)
         do {
             // On failure the old snapshot and every segment it needs are still there.
-            try FileSystem.replaceFile(path, in: directory, with: SnapshotFile.encode(contents), faults: options.faults)
+            try FileSystem.replaceFile(path, in: directory, with: snapshot, faults: options.faults)
+            state.earlierLogBytes = 0
+            state.snapshotBytes = snapshot.count
             try ReplicaDirectory(path: directory).removeSegments(below: next)
         } catch {
             throw .failedWrite(error)

@@ -170,17 +170,19 @@ public final class DurableReplica<Element: Codable & Sendable>: Sendable {
         return failure
     }
 
-    /// Compacts when the log has grown past the threshold; a failed compaction does not undo the change
-    /// just logged: it is logged through ``StoreOptions/log`` and tried again after as many bytes more.
+    /// Compacts when the log an open would replay (this open's and earlier ones') has grown past the
+    /// threshold and a quarter of the snapshot (``StoreOptions/compactionThreshold``); a failed
+    /// compaction does not undo the change just logged: it is logged through ``StoreOptions/log`` and
+    /// tried again after as many bytes more.
     private func compactIfLong(_ state: inout ReplicaState<Element>) {
         guard let threshold = options.compactionThreshold,
-            state.log.size >= Swift.max(threshold, state.compactionRetrySize)
+            state.logBytes >= Swift.max(threshold, state.snapshotBytes / 4, state.compactionRetrySize)
         else { return }
         do throws(StoreError) {
             try compact(&state)
             state.compactionRetrySize = 0
         } catch {
-            let (retry, overflow) = state.log.size.addingReportingOverflow(Swift.max(threshold, 1))
+            let (retry, overflow) = state.logBytes.addingReportingOverflow(Swift.max(threshold, 1))
             state.compactionRetrySize = overflow ? .max : retry
             options.log?("ListSyncStore: compaction failed, tried again later: \(error)")
         }

@@ -34,6 +34,10 @@ struct Recovery<Element: Codable & Sendable> {
     private var reusableSegment: UInt64?
     /// The segment replayed last, whole, and its length in bytes (after cutting a torn tail).
     private var lastReplayed: (number: UInt64, length: Int)?
+    /// The bytes of the log segments replayed (as far as they were replayed).
+    private var replayedBytes = 0
+    /// The size of the snapshot loaded (0 when none was).
+    private var snapshotBytes = 0
 
     /// Opens the replica in `directory`.
     static func open(directory: String, options: StoreOptions) throws(StoreError) -> Recovered {
@@ -76,7 +80,9 @@ struct Recovery<Element: Codable & Sendable> {
                 previousSegmentLength: lastReplayed.flatMap { $0.number + 1 == nextSegment ? $0.length : nil },
                 reservedThrough: reserved, faults: options.faults)
         }
-        let state = ReplicaState(list: list, log: log, lock: lock, reservedThrough: reserved)
+        let state = ReplicaState(
+            list: list, log: log, lock: lock, reservedThrough: reserved, earlierLogBytes: replayedBytes,
+            snapshotBytes: snapshotBytes)
         return Recovered(state: state, replica: replica, report: report)
     }
 
@@ -123,6 +129,7 @@ struct Recovery<Element: Codable & Sendable> {
             }
             reservedThrough = contents.reservedThrough
             report.snapshotLoaded = true
+            snapshotBytes = bytes.count
             return (list, contents.firstSegment)
         } catch {
             try damaged(error, path: path, cutAt: 0)
@@ -141,6 +148,7 @@ struct Recovery<Element: Codable & Sendable> {
     ) throws(StoreError) -> UInt64 {
         combination = ChangeSet.Combination()
         lastReplayed = nil
+        replayedBytes = 0
         let next = try replaySegments(into: list, from: firstSegment, replica: replica)
         let combined = combination?.combined ?? ChangeSet()
         combination = nil
@@ -150,6 +158,7 @@ struct Recovery<Element: Codable & Sendable> {
         } catch {
             report.recordsReplayed = 0
             lastReplayed = nil
+            replayedBytes = 0
             return try replaySegments(into: list, from: firstSegment, replica: replica)
         }
     }
@@ -220,6 +229,7 @@ struct Recovery<Element: Codable & Sendable> {
         switch scanner.end {
         case .clean:
             lastReplayed = (number, bytes.count)
+            replayedBytes += bytes.count
             return .complete
         case .torn(let offset, let reason) where isLast:
             if modifiesFiles {
@@ -227,6 +237,7 @@ struct Recovery<Element: Codable & Sendable> {
             }
             tornTail(path: path, offset: offset, droppedBytes: bytes.count - offset, reason: reason)
             lastReplayed = (number, offset)
+            replayedBytes += offset
             return .complete
         case .torn(let offset, let reason), .damaged(let offset, let reason):
             try damaged(.corrupt(path: path, offset: offset, reason: reason), path: path, cutAt: offset)

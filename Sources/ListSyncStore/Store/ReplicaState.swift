@@ -39,6 +39,13 @@ struct ReplicaState<Element: Codable & Sendable> {
     var failure: StoreError?
     /// The log size below which automatic compaction does not try again after a failed attempt.
     var compactionRetrySize = 0
+    /// The bytes of the log segments before the current one that the snapshot does not cover.
+    var earlierLogBytes = 0
+    /// The size of the snapshot file (0 without one).
+    var snapshotBytes = 0
+
+    /// The bytes of log the next open replays.
+    var logBytes: Int { earlierLogBytes + log.size }
 
     /// Where the log stands now.
     var mark: Mark { Mark(size: log.size, reservedThrough: reservedThrough, appended: appended, dirty: dirty) }

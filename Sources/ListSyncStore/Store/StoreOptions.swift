@@ -27,13 +27,19 @@ public struct StoreOptions: Sendable {
     public var recovery: RecoveryMode
     /// How many operation counters one fsynced reservation covers.
     public var counterReservationBlock: UInt64
-    /// Compact automatically after a change that leaves the current log segment at or above this many
-    /// bytes (``defaultCompactionThreshold`` unless set; nil: only on ``DurableReplica/compact()``).
+    /// Compact automatically after a change that leaves the log (what the next open would replay, this
+    /// open's records and those of earlier opens) at or above this many bytes and at or above a quarter
+    /// of the snapshot's size (``defaultCompactionThreshold`` unless set; nil: only on
+    /// ``DurableReplica/compact()``).
+    ///
+    /// The quarter keeps opening proportional to the list: it replays at most about a quarter of what
+    /// it loads, and compaction writes at most about four bytes of snapshot per byte of log, however
+    /// large the list.
     public var compactionThreshold: Int?
 
-    /// The default ``compactionThreshold``, 1 MiB: opening replays at most about that much log (some
-    /// 14,000 one-row edits, under 100 ms in release), and each compaction writes one snapshot.
-    public static let defaultCompactionThreshold = 1 << 20
+    /// The default ``compactionThreshold``, 64 KiB: some 900 one-row edits on a small list, before the
+    /// quarter of the snapshot takes over (about 4,500 one-row moves for 100,000 rows).
+    public static let defaultCompactionThreshold = 64 << 10
     /// The identity of a replica created by this open (random when nil); ignored for an existing one.
     public var newReplicaID: ReplicaID?
     /// Receives one line for each notable recovery event (a torn tail truncated, damage salvaged).

@@ -24,8 +24,9 @@ enum DataDirectory {
                 + "damaged record and everything logged after it (peers send their copies again)."),
         Option(
             name: "compact-at", valueName: "size",
-            help: "Compact --data (a snapshot replaces the log) once the log holds this much, 64KiB\n"
-                + "to 1GiB (default \(ByteSize.format(StoreOptions.defaultCompactionThreshold))); a clean quit always compacts."
+            help: "Compact --data (a snapshot replaces the log) once the log holds this much and a\n"
+                + "quarter of the snapshot, 64KiB to 1GiB (default "
+                + "\(ByteSize.format(StoreOptions.defaultCompactionThreshold))); a clean quit always compacts."
         ),
     ]
 
