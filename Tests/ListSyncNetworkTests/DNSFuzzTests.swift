@@ -15,9 +15,12 @@ struct DNSFuzzTests {
         environment["LISTSYNC_DNS_FUZZ_SEED"].flatMap { UInt64($0) }.map { [$0] }
         ?? Array(RunSize.seeds("LISTSYNC_DNS_FUZZ_SEEDS", quick: 300, long: 200_000, from: 0xD45_0000))
 
-    /// The packets mutated: from dnslib, from this encoder, a query and every message of the round trips.
+    /// The packets mutated: from avahi and dnslib, a query, and every message of the round trips encoded.
     static let bases: [[UInt8]] =
-        [DNSPackets.dnslibAnnouncement, DNSPackets.unicastQuery]
+        [
+            DNSPackets.dnslibAnnouncement, DNSPackets.avahiProbe, DNSPackets.avahiAnnouncement, DNSPackets.avahiGoodbye,
+            DNSPackets.unicastQuery,
+        ]
         + DNSMessageTests.messages.map { message in
             do { return try message.encoded() } catch { preconditionFailure("\(error)") }
         }

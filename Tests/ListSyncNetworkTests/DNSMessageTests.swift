@@ -50,6 +50,29 @@ struct DNSMessageTests {
         #expect(try DNSMessage(decoding: DNSPackets.dnslibAnnouncement) == DNSPackets.announcementMessage)
     }
 
+    @Test func decodesPacketsCapturedFromAvahi() throws {
+        let pantry = DNSPackets.name("_listsync._tcp.local").prepending(label: "Pantry Mac")
+        let probe = try DNSMessage(decoding: DNSPackets.avahiProbe)
+        #expect(!probe.isResponse)
+        #expect(probe.questions == [DNSQuestion(name: pantry, type: .any)])
+        #expect(probe.authorities.map(\.type) == [.srv, .txt])
+        let announcement = try DNSMessage(decoding: DNSPackets.avahiAnnouncement)
+        #expect(announcement.flags == DNSMessage.responseFlags)
+        #expect(announcement.answers.map(\.type) == [.txt, .ptr, .srv, .aaaa, .a, .ptr])
+        #expect(announcement.answers.map(\.cacheFlush) == [true, false, true, true, true, false])
+        let goodbye = try DNSMessage(decoding: DNSPackets.avahiGoodbye)
+        #expect(goodbye.answers.map(\.ttl) == [0, 0, 0, 120, 120, 0])
+        for (packet, message) in [
+            (DNSPackets.avahiProbe, probe), (DNSPackets.avahiAnnouncement, announcement),
+            (DNSPackets.avahiGoodbye, goodbye),
+        ] {
+            let bytes = try message.encoded()
+            #expect(try DNSMessage(decoding: bytes) == message)
+            // This encoder compresses as well as avahi does.
+            #expect(bytes.count <= packet.count)
+        }
+    }
+
     @Test func decodesTheUnicastResponseBitOfAQuestion() throws {
         let message = try DNSMessage(decoding: DNSPackets.unicastQuery)
         #expect(!message.isResponse)

@@ -24,6 +24,40 @@ enum DNSPackets {
             7c8dc091002f80010000007800120469706164056c6f63616c00000440000008
             """)
 
+    /// Captured from avahi-daemon 0.8 (Debian 12), its probe (a query for ANY of the instance, with the proposed SRV and TXT in the authority section), after `avahi-publish -s "Pantry Mac" _listsync._tcp
+    /// 7001 txtvers=1 versions=5-5 tag=362115e05088e067` on host `avahins1` (10.77.0.1, fe80::3000:83ff:fea4:465d)
+    /// in a network namespace; the bytes of one UDP datagram from port 5353.
+    static let avahiProbe = bytes(
+        hex: """
+            0000000000010000000200000a50616e747279204d6163095f6c69737473796e63045f746370056c6f63616c0000ff00
+            01c00c00210001000000780011000000001b590861766168696e7331c026c00c0010000100001194002c097478747665
+            72733d310c76657273696f6e733d352d35147461673d33363231313565303530383865303637
+            """)
+
+    /// Captured from avahi-daemon 0.8 (Debian 12), one of its announcements (TXT, PTR, SRV, AAAA, A and the service type enumeration PTR, all answers), after `avahi-publish -s "Pantry Mac" _listsync._tcp
+    /// 7001 txtvers=1 versions=5-5 tag=362115e05088e067` on host `avahins1` (10.77.0.1, fe80::3000:83ff:fea4:465d)
+    /// in a network namespace; the bytes of one UDP datagram from port 5353.
+    static let avahiAnnouncement = bytes(
+        hex: """
+            0000840000000006000000000a50616e747279204d6163095f6c69737473796e63045f746370056c6f63616c00001080
+            0100001194002c09747874766572733d310c76657273696f6e733d352d35147461673d33363231313565303530383865
+            303637c017000c0001000011940002c00cc00c00218001000000780011000000001b590861766168696e7331c026c083
+            001c8001000000780010fe80000000000000300083fffea4465dc083000180010000007800040a4d0001095f73657276
+            69636573075f646e732d7364045f756470c026000c0001000011940002c017
+            """)
+
+    /// Captured from avahi-daemon 0.8 (Debian 12), its goodbye when stopped (the service's records with TTL 0; the host's A and AAAA stay), after `avahi-publish -s "Pantry Mac" _listsync._tcp
+    /// 7001 txtvers=1 versions=5-5 tag=362115e05088e067` on host `avahins1` (10.77.0.1, fe80::3000:83ff:fea4:465d)
+    /// in a network namespace; the bytes of one UDP datagram from port 5353.
+    static let avahiGoodbye = bytes(
+        hex: """
+            000084000000000600000000095f7365727669636573075f646e732d7364045f756470056c6f63616c00000c00010000
+            00000011095f6c69737473796e63045f746370c023c034000c000100000000000d0a50616e747279204d6163c034c051
+            00218001000000000011000000001b590861766168696e7331c023c070001c8001000000780010fe8000000000000030
+            0083fffea4465dc070000180010000007800040a4d0001c0510010800100000000002c09747874766572733d310c7665
+            7273696f6e733d352d35147461673d33363231313565303530383865303637
+            """)
+
     /// The tag in ``dnslibAnnouncement``: of the document `groceries` with the secret 0, 1, ..., 31,
     /// computed with Python's `hmac` and `hashlib` (HKDF written out from RFC 5869).
     static let groceriesTag = "362115e05088e067"

@@ -69,6 +69,18 @@ struct ServiceRecordsTests {
         #expect(advertisement.tag == DiscoveryTag(settings: settings))
     }
 
+    @Test func avahisAnnouncementHoldsItsPeerAndItsGoodbyeWithdrawsIt() throws {
+        let tag = DiscoveryTag(document: Array("groceries".utf8), secret: DNSPackets.groceriesSecret)
+        let address6 = try #require(IPv6Address(bytes: DNSPackets.bytes(hex: "fe80000000000000300083fffea4465d")))
+        let pantry = try ServiceInstance(
+            name: "Pantry Mac", host: DNSName("avahins1.local"), port: 7001, ipv4Addresses: [IPv4Address(10, 77, 0, 1)],
+            ipv6Addresses: [address6], txtRecord: PeerAdvertisement(versions: 5...5, tag: tag).txtRecord)
+        let announcement = try DNSMessage(decoding: DNSPackets.avahiAnnouncement)
+        #expect(ServiceInstance.instances(in: announcement.answers) == [pantry])
+        let goodbye = try DNSMessage(decoding: DNSPackets.avahiGoodbye)
+        #expect(ServiceInstance.instances(in: goodbye.answers).isEmpty)
+    }
+
     @Test func incompleteWithdrawnAndForeignRecordsAreSkipped() throws {
         let instance = try Self.kitchen()
         let records = instance.records
