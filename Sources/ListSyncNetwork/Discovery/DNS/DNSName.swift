@@ -56,6 +56,7 @@ struct DNSName: Hashable, Sendable, CustomStringConvertible {
     /// `byte` with ASCII upper case folded to lower case; other bytes (UTF-8 included) unchanged.
     static func folded(_ byte: UInt8) -> UInt8 { (0x41...0x5A).contains(byte) ? byte | 0x20 : byte }
 
+    /// Whether the names have the same labels, ignoring ASCII case.
     static func == (left: DNSName, right: DNSName) -> Bool {
         left.labels.count == right.labels.count
             && zip(left.labels, right.labels).allSatisfy { a, b in
@@ -63,6 +64,7 @@ struct DNSName: Hashable, Sendable, CustomStringConvertible {
             }
     }
 
+    /// Hashes the labels with ASCII case folded, as ``==`` compares them.
     func hash(into hasher: inout Hasher) {
         hasher.combine(labels.count)
         for label in labels {

@@ -5,11 +5,12 @@ extension ServiceInstance {
     /// whose label is not UTF-8 and, of several SRV or TXT records for one instance, all but the first.
     ///
     /// The instances are in the order of their PTR records, each once.
-    /// - Complexity: O(*n*) in the records (hashing names).
+    /// - Complexity: O(*n* × *a*) for *n* records and at most *a* addresses of one host.
     static func instances(
         in records: some Sequence<DNSResourceRecord>, serviceType: DNSName = listSyncServiceType,
         domain: DNSName = localDomain
     ) -> [ServiceInstance] {
+        // A service name over 255 bytes names no instance.
         guard let serviceName = try? serviceType.appending(domain) else { return [] }
         var pointers: [DNSName] = []
         var locations: [DNSName: (port: UInt16, host: DNSName)] = [:]
@@ -37,6 +38,7 @@ extension ServiceInstance {
             guard found.insert(instanceName).inserted, let location = locations[instanceName],
                 let label = instanceName.labels.first, let name = String(validating: label, as: UTF8.self)
             else { return nil }
+            // Cannot fail: the label and the name came from a decoded (so valid) instance name.
             return try? ServiceInstance(
                 name: name, serviceType: serviceType, domain: domain, host: location.host, port: location.port,
                 ipv4Addresses: ipv4[location.host] ?? [], ipv6Addresses: ipv6[location.host] ?? [],
