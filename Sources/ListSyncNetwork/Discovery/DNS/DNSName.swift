@@ -58,10 +58,13 @@ struct DNSName: Hashable, Sendable, CustomStringConvertible {
 
     /// Whether the names have the same labels, ignoring ASCII case.
     static func == (left: DNSName, right: DNSName) -> Bool {
-        left.labels.count == right.labels.count
-            && zip(left.labels, right.labels).allSatisfy { a, b in
-                a.count == b.count && zip(a, b).allSatisfy { folded($0) == folded($1) }
-            }
+        guard left.labels.count == right.labels.count else { return false }
+        // Plain loops and an exact comparison first: names are compared for every cached record.
+        for (a, b) in zip(left.labels, right.labels) where a != b {
+            guard a.count == b.count else { return false }
+            for index in a.indices where folded(a[index]) != folded(b[index]) { return false }
+        }
+        return true
     }
 
     /// Hashes the labels with ASCII case folded, as ``==`` compares them.
@@ -69,7 +72,7 @@ struct DNSName: Hashable, Sendable, CustomStringConvertible {
         hasher.combine(labels.count)
         for label in labels {
             hasher.combine(label.count)
-            for byte in label { hasher.combine(Self.folded(byte)) }
+            label.map(Self.folded).withUnsafeBytes { hasher.combine(bytes: $0) }
         }
     }
 

@@ -39,3 +39,20 @@ struct ServiceInstance: Hashable, Sendable {
         self.txtRecord = txtRecord
     }
 }
+
+extension ServiceInstance {
+    /// This instance named `base (number)`, as after a name conflict (RFC 6762 section 9), with `base`
+    /// shortened at a character boundary so that the label stays within 63 bytes.
+    /// - Throws: ``DNSNameError`` when even the shortened name does not fit.
+    func renamed(_ base: String, number: Int) throws(DNSNameError) -> ServiceInstance {
+        let suffix = " (\(number))"
+        var prefix = Substring(base)
+        while prefix.utf8.count + suffix.utf8.count > DNSName.maximumLabelByteCount, !prefix.isEmpty {
+            prefix.removeLast()
+        }
+        return try ServiceInstance(
+            name: String(prefix) + suffix, serviceType: serviceName, domain: .root, host: host, port: port,
+            ipv4Addresses: ipv4Addresses,
+            ipv6Addresses: ipv6Addresses, txtRecord: txtRecord)
+    }
+}
