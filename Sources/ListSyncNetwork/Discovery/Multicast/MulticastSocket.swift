@@ -62,7 +62,7 @@ final class MulticastSocket {
             try socket.setOption(level: level, name: IP_MULTICAST_LOOP, value: UInt8(1), label: "IP_MULTICAST_LOOP")
         }
         let descriptor = socket.descriptor
-        try wildcard.withSocketAddress { pointer, length throws(SocketError) in
+        _ = try wildcard.withSocketAddress { pointer, length throws(SocketError) in
             try syscall("bind(\(wildcard.endpoint))") { bind(descriptor, pointer, length) }
         }
         for interface in interfaces { try join(on: interface) }

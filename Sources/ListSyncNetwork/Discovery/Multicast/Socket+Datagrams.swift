@@ -30,7 +30,7 @@ extension Socket {
     /// Sends `bytes` as one datagram to `address`.
     func sendDatagram(_ bytes: [UInt8], to address: SocketAddress) throws(SocketError) {
         let descriptor = descriptor
-        try address.withSocketAddress { pointer, length throws(SocketError) in
+        _ = try address.withSocketAddress { pointer, length throws(SocketError) in
             try syscall("sendto(\(address.endpoint))") {
                 bytes.withUnsafeBytes { sendto(descriptor, $0.baseAddress, $0.count, 0, pointer, length) }
             }
