@@ -56,6 +56,18 @@ struct MDNSResponderTests {
         #expect(probe.authorities.allSatisfy { $0.name == responder.instance.instanceName })
     }
 
+    @Test func aConflictAfterAnnouncingRenamesAndProbesAgain() throws {
+        var responder = try Self.running()
+        // Another host's goodbye for our name is no claim; its announcement with another port is.
+        let goodbye = ServiceBrowserTests.announcement(try ServiceRecordsTests.kitchen(port: 9999), ttl: 0)
+        #expect(responder.receive(goodbye, now: .seconds(3)).isEmpty)
+        #expect(responder.phase == .running)
+        _ = responder.receive(try ServiceRecordsTests.kitchen(port: 9999).announcement, now: .seconds(4))
+        #expect(responder.instance.name == "Kitchen iPad (2)")
+        #expect(responder.phase == .probing(sent: 0))
+        #expect(responder.nextDeadline == .seconds(4))
+    }
+
     @Test func fifteenConflictsDelayTheNextProbeBy5s() throws {
         var responder = MDNSResponder(instance: try ServiceRecordsTests.kitchen(), now: .zero)
         for count in 1...MDNSResponder.maximumQuickConflicts {

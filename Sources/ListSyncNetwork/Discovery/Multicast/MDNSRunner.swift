@@ -117,7 +117,7 @@ final class MDNSRunner: Sendable {
             let (descriptors, timeout, stopping) = state.withLock { state in
                 let wait = min((state.core.nextDeadline ?? .seconds(3600)) - now, Self.maximumPollInterval)
                 let descriptors = [state.wakePipe.readEnd] + state.sockets.map(\.socket.descriptor)
-                return (descriptors, max(0, Int32(wait.milliseconds) + 1), state.isStopping)
+                return (descriptors, max(0, Int32(clamping: wait.milliseconds) + 1), state.isStopping)
             }
             if stopping { break }
             var polled = descriptors.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }

@@ -11,7 +11,8 @@
 ///   simultaneous-probe tie-break of section 8.2 is not done: two ListSync peers that probe the same name
 ///   in the same 750 ms both keep it (they advertise it with different data, which the first later query
 ///   shows as a conflict to neither; names carry the device's name, so this needs two devices named alike
-///   started together). The host name is the caller's to choose and is not probed.
+///   started together). A conflicting response after probing (section 9) renames and probes the same way.
+///   The host name is the caller's to choose and is not probed.
 /// - Announcing (section 8.3): every record, twice, 1 s apart.
 /// - Answering (section 6): questions for our PTR, SRV, TXT, A, AAAA (or ANY) of class IN or ANY are
 ///   answered by multicast, with the additional records of RFC 6763 section 12; a record the query lists as
@@ -104,7 +105,11 @@ struct MDNSResponder: Sendable {
             if message.isResponse, message.answers.contains(where: conflicts(with:)) { rename(now: now) }
             return []
         case .running, .announcing:
-            guard !message.isResponse else { return [] }
+            guard !message.isResponse else {
+                // Another host claims our name after we took it (RFC 6762 section 9): take the next.
+                if message.answers.contains(where: conflicts(with:)) { rename(now: now) }
+                return []
+            }
             return answer(message, now: now).map { [$0] } ?? []
         case .stopped:
             return []
