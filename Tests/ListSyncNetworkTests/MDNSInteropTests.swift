@@ -93,5 +93,49 @@
                 return !now.contains("ListSync\\032Interop")
             }
         }
+
+        @Test func twoPeersShareThePortAndTheLaterOneRenames() throws {
+            let namespace = AvahiNamespace()
+            defer { namespace.tearDown() }
+            try namespace.setUp()
+            let runners = Locked<[MDNSRunner]>([])
+            defer { for runner in runners.withLock({ $0 }) { runner.stop() } }
+            func start(port: UInt16, host: String) throws -> MDNSRunner {
+                let instance = try ServiceInstance(
+                    name: "Kitchen iPad", host: DNSName(host), port: port, ipv4Addresses: [IPv4Address(10, 77, 0, 2)],
+                    txtRecord: Self.advertisement.txtRecord)
+                let runner = try namespace.inPeerNamespace {
+                    let interfaces = try NetworkInterface.all().filter { $0.carriesMulticastDNS(loopback: false) }
+                    return try MDNSRunner(advertising: instance, browsing: true, interfaces: interfaces) { _ in }
+                }
+                runners.withLock { $0.append(runner) }
+                return runner
+            }
+            // The first announces (and, with loopback on, finds itself); the second then probes the same name.
+            let first = try start(port: 7001, host: "one.local")
+            try namespace.waitFor("the first peer's announcement") {
+                first.services.contains { $0.instance.port == 7001 }
+            }
+            let second = try start(port: 7002, host: "two.local")
+            let names: Set<String> = ["Kitchen iPad", "Kitchen iPad (2)"]
+            try namespace.waitFor("the second peer renamed, each finding both", timeout: 15) {
+                second.advertised?.name == "Kitchen iPad (2)" && Set(first.services.map(\.instance.name)) == names
+                    && Set(second.services.map(\.instance.name)) == names
+            }
+            #expect(first.advertised?.name == "Kitchen iPad")
+            #expect(second.services.first { $0.instance.name == "Kitchen iPad" }?.instance.port == 7001)
+            #expect(first.services.first { $0.instance.name == "Kitchen iPad (2)" }?.instance.port == 7002)
+            // avahi, across the veth, sees both.
+            var seen = ""
+            try namespace.waitFor("avahi-browse listing both", timeout: 15) {
+                seen =
+                    (try? namespace.run([
+                        "ip", "netns", "exec", namespace.avahiSide, "avahi-browse", "-rpt", "_listsync._tcp",
+                    ]))
+                    ?? ""
+                return seen.contains(";one.local;10.77.0.2;7001;") && seen.contains(";two.local;10.77.0.2;7002;")
+            }
+            print("avahi-browse -rpt _listsync._tcp with two peers:\n\(seen)")
+        }
     }
 #endif

@@ -56,16 +56,32 @@ struct MDNSResponderTests {
         #expect(probe.authorities.allSatisfy { $0.name == responder.instance.instanceName })
     }
 
-    @Test func aConflictAfterAnnouncingRenamesAndProbesAgain() throws {
+    @Test func aConflictAfterAnnouncingProbesAgainAndRenamesIfDefended() throws {
         var responder = try Self.running()
+        let theirs = try ServiceRecordsTests.kitchen(port: 9999)
         // Another host's goodbye for our name is no claim; its announcement with another port is.
-        let goodbye = ServiceBrowserTests.announcement(try ServiceRecordsTests.kitchen(port: 9999), ttl: 0)
+        let goodbye = ServiceBrowserTests.announcement(theirs, ttl: 0)
         #expect(responder.receive(goodbye, now: .seconds(3)).isEmpty)
         #expect(responder.phase == .running)
-        _ = responder.receive(try ServiceRecordsTests.kitchen(port: 9999).announcement, now: .seconds(4))
-        #expect(responder.instance.name == "Kitchen iPad (2)")
+        _ = responder.receive(theirs.announcement, now: .seconds(4))
+        #expect(responder.instance.name == "Kitchen iPad")
         #expect(responder.phase == .probing(sent: 0))
         #expect(responder.nextDeadline == .seconds(4))
+        _ = responder.poll(now: .seconds(4))
+        _ = responder.receive(theirs.announcement, now: .milliseconds(4100))
+        #expect(responder.instance.name == "Kitchen iPad (2)")
+    }
+
+    @Test func aProbeForOurNameIsAnsweredWithinASecondOfTheAnnouncement() throws {
+        var responder = try Self.running()
+        let theirs = try ServiceRecordsTests.kitchen(port: 9999)
+        var probe = Self.query(theirs.instanceName, .any)
+        probe.authorities = theirs.records.filter { $0.name == theirs.instanceName }
+        // The second announcement went out at 1.75 s: a query at 2.5 s is not answered, a probe is.
+        #expect(responder.receive(Self.query(theirs.instanceName, .any), now: .milliseconds(2500)).isEmpty)
+        let defence = try #require(responder.receive(probe, now: .milliseconds(2500)).first)
+        #expect(defence.answers.map(\.type) == [.srv, .txt])
+        #expect(responder.receive(probe, now: .milliseconds(2600)).isEmpty)
     }
 
     @Test func fifteenConflictsDelayTheNextProbeBy5s() throws {

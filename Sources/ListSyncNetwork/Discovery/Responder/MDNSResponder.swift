@@ -11,13 +11,15 @@
 ///   simultaneous-probe tie-break of section 8.2 is not done: two ListSync peers that probe the same name
 ///   in the same 750 ms both keep it (they advertise it with different data, which the first later query
 ///   shows as a conflict to neither; names carry the device's name, so this needs two devices named alike
-///   started together). A conflicting response after probing (section 9) renames and probes the same way.
+///   started together). A conflicting response after probing (section 9) makes the responder probe its
+///   name again, renaming if the other host defends it; a probe for our records is answered even within a
+///   second of their last multicast (250 ms apart at most), so that our defence reaches the prober.
 ///   The host name is the caller's to choose and is not probed.
 /// - Announcing (section 8.3): every record, twice, 1 s apart.
 /// - Answering (section 6): questions for our PTR, SRV, TXT, A, AAAA (or ANY) of class IN or ANY are
 ///   answered by multicast, with the additional records of RFC 6763 section 12; a record the query lists as
 ///   a known answer with at least half our TTL left is left out (section 7.1); a record multicast less than
-///   a second ago is not sent again (section 6.2). Queries are answered at once, without the 20-120 ms delay
+///   a second ago (250 ms for a probe) is not sent again (section 6.2). Queries are answered at once, without the 20-120 ms delay
 ///   section 6 advises for shared records, and the QU bit gets a multicast reply (which 5.4 allows).
 /// - Stopping (section 10.1): one message with every record at TTL 0.
 struct MDNSResponder: Sendable {
@@ -106,8 +108,13 @@ struct MDNSResponder: Sendable {
             return []
         case .running, .announcing:
             guard !message.isResponse else {
-                // Another host claims our name after we took it (RFC 6762 section 9): take the next.
-                if message.answers.contains(where: conflicts(with:)) { rename(now: now) }
+                // Another host claims our name after we took it: probe for it again (RFC 6762 section
+                // 9), and rename if that host defends it.
+                if message.answers.contains(where: conflicts(with:)) {
+                    conflicts += 1
+                    phase = .probing(sent: 0)
+                    nextDeadline = now
+                }
                 return []
             }
             return answer(message, now: now).map { [$0] } ?? []
@@ -174,9 +181,12 @@ struct MDNSResponder: Sendable {
                 answers.insert(index)
             }
         }
+        // A probe (proposed records in the authority section) is answered within 250 ms, not 1 s, so
+        // that a prober hears our defence before it takes the name (sections 6.2 and 8.1).
+        let interval = query.authorities.isEmpty ? Self.multicastInterval : Self.probeInterval
         answers = answers.filter { index in
             !Self.isKnown(records[index], in: query.answers)
-                && lastMulticast[index].map { now - $0 >= Self.multicastInterval } ?? true
+                && lastMulticast[index].map { now - $0 >= interval } ?? true
         }
         guard !answers.isEmpty else { return nil }
         let additionals = Set(answers.flatMap { Self.additionals(of: records[$0], in: records) }).subtracting(answers)
