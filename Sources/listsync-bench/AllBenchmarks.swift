@@ -27,6 +27,8 @@ enum AllBenchmarks {
             Measurement.progress(name)
             record(try ListBenchmark.run(name, list, repeats: options.repeats))
         }
+        Measurement.progress("random-field-update")
+        record(try FieldUpdateBenchmark.run(rows: size, repeats: options.repeats, seed: options.seed))
         Measurement.progress("concurrent-merge")
         record(try ConcurrentMergeBenchmark.run(rows: size, repeats: options.repeats, seed: options.seed))
         Measurement.progress("large")

@@ -19,7 +19,10 @@ let usage = """
       random-move N           N single-row moves on N rows
       block-move N K          N/K drags of K contiguous rows on N rows
       random-update N         N value updates on N rows
+      random-field-update N   N one-field edits of N to-do rows (four-field structs), with change-set bytes per edit
       concurrent-merge N      N rows; two replicas do N/2 random operations each, then merge both ways
+      interleave N            N pairs of replicas filling one gap concurrently (forward runs, backward runs,
+                              blocks); counts the pairs whose rows interleave
       large N OPS             on N rows, OPS random single-row inserts, then moves, then deletes, each timed
       keys PATTERN N          key lengths after N operations; PATTERN: \(KeysBenchmark.patterns.joined(separator: ", "))
       all [--markdown]        every workload at N = 100,000 and the trace ../shared/traces/automerge-paper.json.gz
@@ -112,11 +115,17 @@ func runWorkload(_ options: Options) throws -> [JSONObject] {
             try ListBenchmark.run(
                 name, .randomUpdate(try options.number(1, "N"), using: &generator), repeats: options.repeats)
         ]
+    case "random-field-update":
+        return [
+            try FieldUpdateBenchmark.run(rows: try options.number(1, "N"), repeats: options.repeats, seed: options.seed)
+        ]
     case "concurrent-merge":
         return [
             try ConcurrentMergeBenchmark.run(
                 rows: try options.number(1, "N"), repeats: options.repeats, seed: options.seed)
         ]
+    case "interleave":
+        return [try InterleaveBenchmark.run(pairs: try options.number(1, "N"), seed: options.seed)]
     case "keys":
         guard options.positional.count > 1 else { throw UsageError("keys needs a PATTERN") }
         return [

@@ -2,35 +2,31 @@ import ListSync
 
 @testable import ListSyncNetwork
 
-/// Two nodes on one connection, pumped by hand, for handshake and tampering tests.
-struct NodePair {
+/// Two nodes of lists of strings on one connection, for handshake and tampering tests.
+typealias NodePair = NodeLink<ReplicatedList<String>, ReplicatedList<String>>
+
+/// Two nodes on one connection, pumped by hand: the in-memory transport at its simplest.
+struct NodeLink<Initiator: SyncReplica, Responder: SyncReplica> {
     /// The initiator (connection 1) and the responder (connection 2).
-    let initiator: SyncNode<ReplicatedList<String>>
-    let responder: SyncNode<ReplicatedList<String>>
+    let initiator: SyncNode<Initiator>
+    let responder: SyncNode<Responder>
     /// Every chunk handed over: true when from the initiator.
     private(set) var transcript: [(fromInitiator: Bool, bytes: [UInt8])] = []
 
     /// The initiator's connection.
-    static let initiatorConnection = ConnectionID(1)
+    static var initiatorConnection: ConnectionID { ConnectionID(1) }
     /// The responder's connection.
-    static let responderConnection = ConnectionID(2)
+    static var responderConnection: ConnectionID { ConnectionID(2) }
 
     /// Opens the connection with fixed or given nonces.
     init(
-        initiator: SyncNode<ReplicatedList<String>>, responder: SyncNode<ReplicatedList<String>>,
+        initiator: SyncNode<Initiator>, responder: SyncNode<Responder>,
         nonces: ([UInt8], [UInt8]) = (Array(0..<32), Array(32..<64))
     ) {
         self.initiator = initiator
         self.responder = responder
         initiator.open(Self.initiatorConnection, role: .initiator, nonce: nonces.0)
         responder.open(Self.responderConnection, role: .responder, nonce: nonces.1)
-    }
-
-    /// Nodes for replicas 0x0A and 0x0B with the given settings.
-    init(initiatorSettings: SyncSettings = .test, responderSettings: SyncSettings = .test) {
-        self.init(
-            initiator: SyncNode(replica: ReplicatedList(replicaID: ReplicaID(0x0A)), settings: initiatorSettings),
-            responder: SyncNode(replica: ReplicatedList(replicaID: ReplicaID(0x0B)), settings: responderSettings))
     }
 
     /// What the initiator has to send.
@@ -57,6 +53,15 @@ struct NodePair {
             try initiator.receive(fromResponder, on: Self.initiatorConnection)
             quietRounds = fromInitiator.isEmpty && fromResponder.isEmpty ? quietRounds + 1 : 0
         }
+    }
+}
+
+extension NodeLink where Initiator == ReplicatedList<String>, Responder == ReplicatedList<String> {
+    /// Nodes for replicas 0x0A and 0x0B with the given settings.
+    init(initiatorSettings: SyncSettings = .test, responderSettings: SyncSettings = .test) {
+        self.init(
+            initiator: SyncNode(replica: ReplicatedList(replicaID: ReplicaID(0x0A)), settings: initiatorSettings),
+            responder: SyncNode(replica: ReplicatedList(replicaID: ReplicaID(0x0B)), settings: responderSettings))
     }
 }
 

@@ -182,7 +182,7 @@ struct FullDiskTests {
             try store.update { $0.append(contentsOf: (0..<20).map { "row \($0)" }) }
             // Fill what is left, so the next record cannot be written.
             let filler = mountPoint + "/filler"
-            FileManager.default.createFile(atPath: filler, contents: nil)
+            #expect(FileManager.default.createFile(atPath: filler, contents: nil))
             let handle = try #require(FileHandle(forWritingAtPath: filler))
             let block = Data(count: 4096)
             while (try? handle.write(contentsOf: block)) != nil {}

@@ -51,6 +51,16 @@ import Testing
         #expect(outcome.output.contains("solo: Rome\n"), "\(outcome.output)")
     }
 
+    @Test func checkMarksRowsThatListShowsAndEditKeeps() throws {
+        let outcome = try run(
+            "add \"Buy milk\" Bread\ncheck \"Buy milk\"\nedit 0 \"Buy oat milk\"\nlist\nuncheck 0\nlist\n")
+        #expect(outcome.status == 0, "\(outcome.errors)")
+        #expect(outcome.output.contains("solo: ✓ Buy oat milk | Bread\n"), "\(outcome.output)")
+        #expect(outcome.output.contains("solo: Buy oat milk | Bread\n"), "\(outcome.output)")
+        let help = try run("help\n")
+        #expect(help.output.contains("check ROWS") && help.output.contains("uncheck ROWS"), "\(help.output)")
+    }
+
     @Test func aControlCharacterInTheNameIsAUsageError() throws {
         try SyncDemoProcess.expectUsageError(
             ["peer", "--name", "a\u{1B}[2J"], saying: "option '--name' cannot hold control characters",

@@ -4,7 +4,8 @@ extension ListCore {
     /// every visible row in the order exactly once, row table and tombstones disjoint and consistent,
     /// every stamp in the state covered by what the replica has seen, the clock above every stamp and
     /// within ``Stamp/maximumLamport``, and every counter within ``Dot/maximumCounter``;
-    /// every placeholder in the order exactly once, without stamps, and never in the row table's lookup.
+    /// every placeholder in the order exactly once, without stamps, and never in the row table's lookup;
+    /// field registers only of live rows, newer than their value, covered and within the clock.
     func checkInvariants() {
         order.checkStructure(rows: rows)
         let seen = self.seen
@@ -56,6 +57,16 @@ extension ListCore {
         tombstones.forEachTombstone { id, deletion in
             precondition(seen.contains(deletion.dot), "delete \(deletion.dot) of \(id) not in the version vector")
             precondition(deletion.lamport <= clock, "delete stamp \(deletion) above the clock \(clock)")
+        }
+        for (id, registers) in fieldRegisters {
+            guard let slot = rows.slot(of: id) else { preconditionFailure("field registers of \(id), not a live row") }
+            precondition(!registers.isEmpty, "an empty field register entry for \(id)")
+            for (name, register) in registers {
+                precondition(register.stamp > rows[slot].valueStamp, "field \(name) of \(id) not newer than its value")
+                precondition(
+                    seen.contains(register.stamp.dot), "field edit \(register.stamp.dot) not in the version vector")
+                precondition(register.stamp.lamport <= clock, "field stamp \(register.stamp) above the clock \(clock)")
+            }
         }
     }
 }

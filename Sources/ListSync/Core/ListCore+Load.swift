@@ -20,13 +20,19 @@ extension ListCore {
     ///
     /// Every update is new here, so no register is compared: a row is added with the registers it
     /// carries, a deletion becomes a tombstone.
-    private mutating func add(_ update: consuming RowUpdate, hides: Bool = false, to load: inout BulkLoad) -> Int32? {
+    private mutating func add(
+        _ update: consuming RowUpdate, fields: FieldRegisters? = nil, hides: Bool = false, to load: inout BulkLoad
+    ) -> Int32? {
         clock = max(clock, update.maxLamport)
         if update.deletion.isSet {
             tombstones.insertUnindexed(update.id, deletedBy: update.deletion)
             return nil
         }
-        guard update.positionStamp.isSet || update.valueStamp.isSet else { return nil }
+        if let fields {
+            for register in fields.values { clock = max(clock, register.stamp.lamport) }
+            fieldRegisters[update.id] = fields
+        }
+        guard update.positionStamp.isSet || update.valueStamp.isSet || fields != nil else { return nil }
         // The key moves from the update into the record (no copy of its bytes to count or release).
         let position = update.positionStamp.isSet ? update.position.take()! : RowRecord.unsetKey
         let slot = rows.addUnindexed(
@@ -127,8 +133,14 @@ extension ListCore {
                 if let stamp = coverage.firstUncovered(in: update) {
                     throw MergeError.uncoveredOperation(row: update.id, operation: stamp.dot)
                 }
+                let fields = encoded.fields
+                if let fields {
+                    for register in fields.values where !coverage.isAccounted(register.stamp.dot) {
+                        throw MergeError.uncoveredOperation(row: update.id, operation: register.stamp.dot)
+                    }
+                }
                 keepCountersAbove(update.id)  // merge does it for the other callers of add
-                let slot = add(update, to: &load)
+                let slot = add(update, fields: fields, to: &load)
                 if let slot, let value {
                     values.slots.append(slot)
                     values.values.append(value)

@@ -197,6 +197,7 @@ extension ListCore {
             precondition(rows[slot].placeholder == nil, "remove a placeholder with removePlaceholder")
             let id = rows[slot].id
             tombstones.insert(id, deletedBy: nextStamp(&change, for: id))
+            if !fieldRegisters.isEmpty { fieldRegisters[id] = nil }
             rows.remove(slot)
             touched.freedSlots.append(slot)
         }
@@ -215,6 +216,27 @@ extension ListCore {
         guard var change = beginChange() else { return ListChange() }
         let stamp = nextStamp(&change, for: rows[slot].id)
         rows[slot].valueStamp = stamp
+        if !fieldRegisters.isEmpty { fieldRegisters[rows[slot].id] = nil }  // older than the new whole value
+        commit(change)
+        touched.valueSlots.append(slot)
+        return ListChange(.updated(index))
+    }
+
+    /// Sets field registers on the visible row at `index`: one operation, whose stamp every register in
+    /// `writes` (a fragment, or nil for a removed field) gets; the caller stores the new visible value.
+    /// - Returns: the change; `touched.valueSlots[0]` is the row's slot.
+    /// - Complexity: O(log n + k) for k fields.
+    @usableFromInline
+    mutating func updateFields(at index: Int, _ writes: [String: [UInt8]?]) -> ListChange {
+        precondition(index >= 0 && index < count, "update index \(index) out of range 0..<\(count)")
+        let slot = order.slot(at: index)
+        precondition(rows[slot].placeholder == nil, "a placeholder's value comes with its commit")
+        guard var change = beginChange() else { return ListChange() }
+        let id = rows[slot].id
+        let stamp = nextStamp(&change, for: id)
+        var registers = fieldRegisters[id] ?? [:]
+        for (name, fragment) in writes { registers[name] = FieldRegister(stamp: stamp, fragment: fragment) }
+        fieldRegisters[id] = registers
         commit(change)
         touched.valueSlots.append(slot)
         return ListChange(.updated(index))

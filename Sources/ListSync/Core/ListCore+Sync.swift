@@ -1,7 +1,7 @@
 /// Change sets out and in.
 extension ListCore {
     /// The row updates a replica that has seen `vector` lacks, each with the slot whose value it carries
-    /// (nil when it carries no value), and the operations they account for.
+    /// (nil when it carries no value), the field registers it lacks, and the operations they account for.
     ///
     /// A register travels when the operation that set it is not covered by `vector`; a peer that
     /// covers it already holds that value or a later one. The updates come in the canonical order of
@@ -25,6 +25,7 @@ extension ListCore {
         var positioned = UpdateList()
         var waiting = UpdateList()
         var others = UpdateList()
+        var fields: [RowID: FieldRegisters] = [:]
         func visit(_ slot: Int32) {
             let record = rows[slot]
             var update = RowUpdate(id: record.id)
@@ -35,13 +36,19 @@ extension ListCore {
             let carriesValue = record.valueStamp.isSet && !covers(record.valueStamp.dot)
             if carriesValue { update.valueStamp = record.valueStamp }
             let valueSlot = carriesValue ? slot : nil
+            var carriesFields = false
+            if !fieldRegisters.isEmpty, let registers = fieldRegisters[record.id] {
+                let missing = registers.filter { !covers($0.value.stamp.dot) }
+                carriesFields = !missing.isEmpty
+                if carriesFields { fields[record.id] = missing }
+            }
             if update.positionStamp.isSet {
                 if rows.isVisible(slot) {
                     positioned.append(update, valueSlot: valueSlot)
                 } else {
                     waiting.append(update, valueSlot: valueSlot)
                 }
-            } else if carriesValue {
+            } else if carriesValue || carriesFields {
                 others.append(update, valueSlot: valueSlot)
             }
         }
@@ -78,6 +85,7 @@ extension ListCore {
         }
         others.sort(by: RowUpdate.canonicallyPrecedes)
         positioned.append(contentsOf: others)
+        positioned.fields = fields
         return (missing, positioned)
     }
 
@@ -90,10 +98,18 @@ extension ListCore {
         return journal.rows(touchedBy: counters.ranges[0])
     }
 
-    /// Checks that every operation of `changes` is accounted for, as ``validate(_:coverage:)``.
+    /// Checks that every operation of `changes` is accounted for, as ``validate(_:coverage:)``, field
+    /// registers' included.
     @usableFromInline
     func validate(_ changes: ChangeSet) throws(MergeError) {
         try validate(changes.updates, coverage: changes.coverage)
+        guard !changes.fields.isEmpty else { return }
+        var check = CoverageCheck(coverage: changes.coverage, seen: seen)
+        for (row, registers) in changes.fields {
+            for register in registers.values where !check.isAccounted(register.stamp.dot) {
+                throw .uncoveredOperation(row: row, operation: register.stamp.dot)
+            }
+        }
     }
 
     /// Merges a validated change set: records its coverage as seen and applies its updates; the values
@@ -103,7 +119,8 @@ extension ListCore {
     mutating func merge(_ changes: ChangeSet, hiding: Set<Int>) -> ListChange {
         markSeen(changes.coverage)
         for update in changes.updates { keepCountersAbove(update.id) }
-        return apply(changes.updates, hiding: hiding)
+        for row in changes.fields.keys { keepCountersAbove(row) }
+        return apply(changes.updates, fields: changes.fields, hiding: hiding)
     }
 
     /// Checks that every operation in `updates` is accounted for by `coverage` or was seen already,
@@ -138,7 +155,8 @@ struct CoverageCheck {
         update.firstStamp { !isAccounted($0.dot) }
     }
 
-    private mutating func isAccounted(_ dot: Dot) -> Bool {
+    /// Whether operation `dot` is accounted for.
+    mutating func isAccounted(_ dot: Dot) -> Bool {
         if dot.replica != cachedReplica {
             cachedReplica = dot.replica
             cachedCoverage = coverage[dot.replica]
@@ -162,6 +180,8 @@ struct UpdateList {
     private(set) var updates: [RowUpdate] = []
     /// For each update, the slot of the value it carries, or nil.
     private(set) var valueSlots: [Int32?] = []
+    /// Field registers by row, for rows among the updates.
+    var fields: [RowID: FieldRegisters] = [:]
 
     /// Whether there are no updates.
     var isEmpty: Bool { updates.isEmpty }

@@ -25,6 +25,9 @@ struct ListCore {
     @usableFromInline var order = OrderIndex()
     /// Deleted rows and the stamp of (the least) delete; a deletion is final.
     var tombstones = Tombstones()
+    /// The field registers of rows whose values are JSON objects, each newer than its row's value stamp
+    /// (docs/field-registers.md); rows without any have no entry.
+    @usableFromInline var fieldRegisters: [RowID: FieldRegisters] = [:]
     /// Local run state for position keys.
     var allocator = KeyAllocator()
     /// The keys the latest local insert or move placed, in a buffer kept between operations so that
@@ -99,19 +102,25 @@ struct ListCore {
     /// placeholder with a key equal to its new neighbour's re-keys it locally, reported as a move.
     /// The updates at offsets in `hiding` carry values the owner cannot show: a row whose value one of
     /// them sets is hidden (it leaves the order, reported as removed), and shown again, reported as
-    /// inserted, when a value the owner can show replaces it.
+    /// inserted, when a value the owner can show replaces it. `fields` holds field registers by row: each
+    /// is merged into the row's (``FieldRegisters/merge(_:newerThan:)``), and a row whose registers
+    /// change counts as taking a value (its slot is in ``touched``, its index among the updated), while
+    /// its hiding is left to the owner (``setHidden(_:)``).
     /// - Complexity: O(k log n) for k updates; O(k) into an empty replica (``applyToEmpty(_:hiding:)``).
     mutating func apply(
-        _ updates: [RowUpdate], placeholderKeys: [(slot: Int32, key: PositionKey)] = [], hiding: Set<Int> = []
+        _ updates: [RowUpdate], fields: [RowID: FieldRegisters] = [:],
+        placeholderKeys: [(slot: Int32, key: PositionKey)] = [], hiding: Set<Int> = []
     ) -> ListChange {
-        if placeholderKeys.isEmpty && isEmpty { return applyToEmpty(updates, hiding: hiding) }
+        if placeholderKeys.isEmpty && fields.isEmpty && isEmpty { return applyToEmpty(updates, hiding: hiding) }
         touched.removeAll()
         struct Plan {
             var slot: Int32?
             var wasVisible = false
             var oldIndex = -1
             var takesPosition = false
+            /// Whether the row's visible value changes: it takes the whole value or its field registers change.
             var takesValue = false
+            var takesWhole = false
             var deletes = false
             /// Whether the value it takes is one the owner cannot show.
             var hides = false
@@ -124,6 +133,10 @@ struct ListCore {
             // The lookups below are cache misses: start those of a later update now.
             if offset + distance < updates.count { prefetchLookups(of: updates[offset + distance].id) }
             clock = max(clock, update.maxLamport)
+            let incomingFields = fields.isEmpty ? nil : fields[update.id]
+            if let incomingFields {
+                for register in incomingFields.values { clock = max(clock, register.stamp.lamport) }
+            }
             if tombstones[update.id] != nil {
                 if update.deletion.isSet { tombstones.insert(update.id, deletedBy: update.deletion) }
                 plans.append(Plan())
@@ -135,8 +148,15 @@ struct ListCore {
             plan.deletes = update.deletion.isSet
             if !plan.deletes {
                 plan.takesPosition = update.positionStamp > (record?.positionStamp ?? .none)
-                plan.takesValue = update.valueStamp > (record?.valueStamp ?? .none)
-                plan.hides = plan.takesValue && !hiding.isEmpty && hiding.contains(offset)
+                plan.takesWhole = update.valueStamp > (record?.valueStamp ?? .none)
+                plan.takesValue = plan.takesWhole
+                plan.hides = plan.takesWhole && !hiding.isEmpty && hiding.contains(offset)
+                if incomingFields != nil || (plan.takesWhole && !fieldRegisters.isEmpty) {
+                    let whole = plan.takesWhole ? update.valueStamp : (record?.valueStamp ?? .none)
+                    if mergeFields(of: update.id, incomingFields ?? [:], whole: whole) { plan.takesValue = true }
+                }
+            } else if !fieldRegisters.isEmpty {
+                fieldRegisters[update.id] = nil
             }
             if plan.wasVisible && (plan.deletes || plan.takesPosition || plan.hides) {
                 plan.oldIndex = order.lowerBound(rows.bound(of: plan.slot!), rows: rows)
@@ -173,7 +193,7 @@ struct ListCore {
                 rows[slot].key = update.position!
                 rows[slot].positionStamp = update.positionStamp
             }
-            if plan.takesValue, let slot = plan.slot {
+            if plan.takesWhole, let slot = plan.slot {
                 rows[slot].valueStamp = update.valueStamp
                 rows.setHidden(plan.hides, slot)
             }
@@ -247,6 +267,42 @@ struct ListCore {
         moved.sort { $0.from < $1.from }
         updated.sort()
         return ListChange(removed: removed, inserted: inserted, moved: moved, updated: updated)
+    }
+
+    /// Merges `incoming` into the field registers of row `id`, whose whole-value register has stamp
+    /// `whole` (after this merge); returns whether they changed.
+    private mutating func mergeFields(of id: RowID, _ incoming: FieldRegisters, whole: Stamp) -> Bool {
+        var registers = fieldRegisters[id] ?? [:]
+        let dropped = registers.dropRegisters(notNewerThan: whole)
+        let merged = registers.merge(incoming, newerThan: whole)
+        fieldRegisters[id] = registers.isEmpty ? nil : registers
+        return dropped || merged
+    }
+
+    /// Hides (`true`) or shows again (`false`) the rows in `slots`, as the owner decided from their
+    /// visible values after a merge of field registers; returns the change: a visible row that hides is
+    /// removed, a hidden row that shows is inserted (once its position and value are known).
+    /// - Complexity: O(k log n) for k slots.
+    @usableFromInline
+    mutating func setHidden(_ slots: [(slot: Int32, hides: Bool)]) -> ListChange {
+        var removed: [Int] = []
+        for (slot, hides) in slots where hides && rows.isVisible(slot) {
+            removed.append(order.lowerBound(rows.bound(of: slot), rows: rows))
+        }
+        removed.sort(by: >)
+        for index in removed { order.remove(at: index) }
+        var shown: [Int32] = []
+        for (slot, hides) in slots {
+            let wasHidden = rows.hidden.contains(slot)
+            rows.setHidden(hides, slot)
+            if !hides && wasHidden && rows.isVisible(slot) {
+                let bound = rows.bound(of: slot)
+                order.insert(slot, bound: bound, at: order.lowerBound(bound, rows: rows), rows: rows)
+                shown.append(slot)
+            }
+        }
+        let inserted = shown.map { order.lowerBound(rows.bound(of: $0), rows: rows) }.sorted()
+        return ListChange(removed: CompactArray(removed.reversed()), inserted: CompactArray(inserted))
     }
 
     /// Records operations as seen.

@@ -27,4 +27,6 @@ public enum BinaryDecodingError: Error, Hashable, Sendable {
     case invalidFlags(offset: Int)
     /// Bytes remain after the value ends at `offset`.
     case trailingBytes(offset: Int)
+    /// The field value at `offset` is not one JSON value without surrounding white space.
+    case invalidFieldValue(offset: Int)
 }

@@ -58,10 +58,31 @@ extension ReplicatedList {
     }
 
     /// Replaces the value of the row at `index`.
-    /// - Complexity: O(log n)
+    ///
+    /// When the element is a `Codable` struct (a JSON object) and so is the row's value, the edit records
+    /// only the top-level fields that `value` changes, in one operation, so a concurrent edit of other
+    /// fields elsewhere survives, and fields this version of the element type does not know are kept; an
+    /// edit that changes no field changes nothing and returns an empty batch. Other values are replaced
+    /// whole. See docs/field-registers.md.
+    /// - Complexity: O(log n), plus O(b) for a struct's b bytes
     @inlinable @discardableResult
     public func updateValue(_ value: Element, at index: Int) -> ListChange {
-        store(core.updateRow(at: index)) { _ in value }
+        if Self.hasFields, let change = updateFields(value, at: index) { return change }
+        return store(core.updateRow(at: index)) { _ in value }
+    }
+
+    /// Edits the value of the row at `index` in place, as in `list.modifyValue(at: 2) { $0.done = true }`.
+    ///
+    /// The same as ``updateValue(_:at:)`` with the value `body` leaves, so a struct row records only the
+    /// fields `body` changed. When `body` throws, nothing changes.
+    /// - Complexity: O(log n) plus `body`'s, and O(b) for a struct's b bytes
+    @inlinable @discardableResult
+    public func modifyValue<Failure: Error>(
+        at index: Int, _ body: (inout Element) throws(Failure) -> Void
+    ) throws(Failure) -> ListChange {
+        var value = self[index].value
+        try body(&value)
+        return updateValue(value, at: index)
     }
 
     /// Replaces the value of the visible row `id`; returns nil (and changes nothing) when it is not visible.

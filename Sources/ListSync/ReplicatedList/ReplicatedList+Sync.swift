@@ -12,14 +12,9 @@ extension ReplicatedList {
             coverage: coverage,
             updates: list.updates,
             payloads: list.valueSlots.map { slot in
-                slot.map { payload(inSlot: $0, typeIdentifier: typeIdentifier) }
-            })
-    }
-
-    /// The value in `slot` as it travels: kept as received when it did not decode, else encoded.
-    private func payload(inSlot slot: Int32, typeIdentifier: String) -> ChangeSet.Payload {
-        if !undecodable.isEmpty, let kept = undecodable[slot] { return kept.payload }
-        return ChangeSet.Payload(typeIdentifier: typeIdentifier, bytes: ValueCoding.encode(value(inSlot: slot))[...])
+                slot.map { wholePayload(inSlot: $0, typeIdentifier: typeIdentifier) }
+            },
+            fields: list.fields)
     }
 
     /// Merges a change set from another replica (or this one) and returns what changed in the rows.
@@ -35,7 +30,10 @@ extension ReplicatedList {
         try core.validate(changes)
         let decoded = changes.decodedValues(as: Element.self)
         let change = core.merge(changes, hiding: decoded.undecodable.isEmpty ? [] : Set(decoded.undecodable.keys))
-        return store(change, values: { decoded.values[$0] }, undecodable: decoded.undecodable)
+        guard Self.hasFields else {
+            return store(change, values: { decoded.values[$0] }, undecodable: decoded.undecodable)
+        }
+        return storeWithFields(change, from: changes, decoded: decoded)
     }
 
     /// The whole replicated state (rows, tombstones, what has been seen) in the binary format.
@@ -47,7 +45,8 @@ extension ReplicatedList {
 
     /// Traps when an internal invariant does not hold (for tests): sorted keys, unique row IDs, index
     /// consistent with the order, version vector covering every operation, a value for every visible row,
-    /// the bytes of every value that did not decode, and those rows hidden.
+    /// the bytes of every value that did not decode, and those rows hidden, and the whole value of every
+    /// row with field registers.
     public func _checkInvariants() {
         core.checkInvariants()
         core.rows.forEachSlot { slot in
@@ -57,6 +56,13 @@ extension ReplicatedList {
         }
         precondition(Set(undecodable.keys) == core.rows.hidden, "undecodable values and hidden rows differ")
         for slot in undecodable.keys { precondition(values[Int(slot)] == nil, "undecodable row with a value") }
+        for id in core.fieldRegisters.keys {
+            guard let slot = core.rows.slot(of: id), core.rows[slot].valueStamp.isSet else { continue }
+            precondition(wholeValues[slot] != nil, "row \(id) with field registers but no whole value kept")
+        }
+        for slot in wholeValues.keys {
+            precondition(core.rows[slot].valueStamp.isSet, "a whole value kept for slot \(slot) without one")
+        }
         for slot in core.rows.placeholders.values {
             precondition(Int(slot) < values.count && values[Int(slot)] != nil, "placeholder without a value")
         }

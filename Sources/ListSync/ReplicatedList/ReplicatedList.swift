@@ -30,6 +30,10 @@ public final class ReplicatedList<Element: Codable & Sendable> {
     @usableFromInline @exclusivity(unchecked) var values: ContiguousArray<Element?> = []
     /// Values that did not decode as `Element`, kept as received, by row slot (their rows are hidden).
     @usableFromInline var undecodable: [Int32: UndecodableValue] = [:]
+    /// The exact bytes of whole-value registers, by row slot, of rows whose values are not what encoding
+    /// their decoded values gives: rows with field registers, or with fields this version does not know
+    /// (docs/field-registers.md). Other rows' whole values are their encoded ``values``.
+    @usableFromInline var wholeValues: [Int32: ChangeSet.Payload] = [:]
     /// The combined batch of the open ``transaction(_:)``'s changes so far; nil outside one. Skips the
     /// exclusivity check for the reason above: only ``recorded(_:)`` and `transaction` access it.
     @usableFromInline @exclusivity(unchecked) var transactionChange: ListChange?
@@ -59,13 +63,21 @@ public final class ReplicatedList<Element: Codable & Sendable> {
             precondition(Int(slot) >= values.count, "snapshot values out of slot order")
             while values.count < Int(slot) { values.append(nil) }
             let payload = { ChangeSet.Payload(typeIdentifier: encoded.types[value.type], bytes: snapshot[value.bytes]) }
+            if !core.fieldRegisters.isEmpty, let registers = core.fieldRegisters[core.rows[slot].id] {
+                values.append(loadValue(whole: payload(), registers: registers, inSlot: slot))
+                continue
+            }
             guard readable[value.type] else {
                 values.append(nil)
                 undecodable[slot] = .ofAnotherType(payload(), expected: Element.self)
                 continue
             }
             do {
-                values.append(try ValueCoding.decode(snapshot[value.bytes], as: Element.self))
+                let decoded = try ValueCoding.decode(snapshot[value.bytes], as: Element.self)
+                values.append(decoded)
+                if Self.hasFields, let kept = Self.keptWhole(of: decoded, bytes: snapshot[value.bytes]) {
+                    wholeValues[slot] = kept
+                }
             } catch {
                 values.append(nil)
                 undecodable[slot] = UndecodableValue(payload(), reason: String(describing: error))
@@ -121,11 +133,13 @@ public final class ReplicatedList<Element: Codable & Sendable> {
     public func isDeleted(_ id: RowID) -> Bool { core.isDeleted(id) }
 
     /// Stores decoded values for the slots the core's latest change touched (``ListCore/touched``) and
-    /// returns its batch, `change`, recorded in the open transaction; `undecodableValues` are the values, by offset, that did not decode.
+    /// returns its batch, `change`, recorded in the open transaction; `undecodableValues` are the values,
+    /// by offset, that did not decode, and `wholes` the whole-value registers, by offset, to keep as
+    /// bytes (``wholeValues``).
     @inlinable
     func store(
         _ change: ListChange, values newValues: (Int) -> Element?,
-        undecodable undecodableValues: [Int: UndecodableValue] = [:]
+        undecodable undecodableValues: [Int: UndecodableValue] = [:], wholes: [Int: ChangeSet.Payload] = [:]
     ) -> ListChange {
         let slotCount = core.rows.records.count
         while values.count < slotCount { values.append(nil) }
@@ -139,6 +153,13 @@ public final class ReplicatedList<Element: Codable & Sendable> {
             for (offset, slot) in core.touched.valueSlots.enumerated() {
                 guard let slot else { continue }
                 undecodable[slot] = undecodableValues[offset]
+            }
+        }
+        if !wholeValues.isEmpty || !wholes.isEmpty {
+            for slot in core.touched.freedSlots { wholeValues[slot] = nil }
+            for (offset, slot) in core.touched.valueSlots.enumerated() {
+                guard let slot else { continue }
+                wholeValues[slot] = wholes[offset]
             }
         }
         return recorded(change)

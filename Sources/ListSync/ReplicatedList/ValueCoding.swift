@@ -19,6 +19,13 @@ enum ValueCoding {
         return json
     }
 
+    /// Whether `type`'s values are JSON (``typeIdentifier(of:)`` is ``json``), decided by metatype
+    /// comparisons that a specialised caller folds, with no string compared.
+    @inlinable
+    static func isJSON<Element: Codable>(_ type: Element.Type) -> Bool {
+        type != String.self && type != Int.self && type != Int64.self
+    }
+
     /// Why bytes are not a value of the expected kind.
     @usableFromInline
     struct MalformedValue: Error, CustomStringConvertible {

@@ -2,7 +2,7 @@
 extension ChangeSet {
     /// One change set whose merge has the effect of merging every one of `changeSets` in turn.
     ///
-    /// Per row it keeps the greatest stamp of each register (with its key or value) and, for a deleted
+    /// Per row it keeps the greatest stamp of each register (with its key, value or field) and, for a deleted
     /// row, only the least delete stamp, as a tombstone does; the coverage is the union of theirs. A
     /// replica that merges the result ends with the same rows, tombstones and version vector as one
     /// that merged them one by one (validation is of the whole: an operation one change set does not
@@ -18,8 +18,13 @@ extension ChangeSet {
         var offsets: [RowID: Int] = [:]
         var updates: [RowUpdate] = []
         var payloads: [Payload?] = []
+        var fields: [RowID: FieldRegisters] = [:]
         for changes in changeSets {
             coverage.formUnion(changes.coverage)
+            for (row, registers) in changes.fields {
+                // The greater stamp per field; a merge drops those a whole value replaced.
+                _ = fields[row, default: [:]].merge(registers, newerThan: .none)
+            }
             for (update, payload) in zip(changes.updates, changes.payloads) {
                 if let offset = offsets[update.id] {
                     Self.combine(&updates[offset], &payloads[offset], with: update, payload: payload)
@@ -34,8 +39,9 @@ extension ChangeSet {
             // A deleted row is a tombstone whatever else happened to it.
             updates[offset] = RowUpdate(id: updates[offset].id, deletion: updates[offset].deletion)
             payloads[offset] = nil
+            fields[updates[offset].id] = nil
         }
-        self.init(coverage: coverage, updates: updates, payloads: payloads)
+        self.init(coverage: coverage, updates: updates, payloads: payloads, fields: fields)
     }
 
     /// Folds `update` (and its value) into `target`, an update of the same row.

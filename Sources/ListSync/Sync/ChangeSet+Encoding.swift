@@ -1,5 +1,6 @@
-/// ListSync's binary format (version 2; version 1 is still read) for change sets and snapshots;
-/// Protocol.md specifies it byte by byte.
+/// ListSync's binary format for change sets and snapshots: version 3 when they hold field registers,
+/// else version 2 (byte for byte what earlier releases wrote, so they keep reading it); version 1 is
+/// still read. Protocol.md specifies it byte by byte.
 extension ChangeSet {
     /// What the encoded bytes hold.
     enum Kind: UInt8 {
@@ -8,8 +9,10 @@ extension ChangeSet {
     }
 
     static let magic: [UInt8] = [0x4C, 0x53]  // "LS"
-    /// The format version written.
-    static let formatVersion: UInt8 = 2
+    /// The format version written for change sets and snapshots that hold field registers.
+    static let formatVersion: UInt8 = 3
+    /// The format version written for those that hold none.
+    static let formatVersionWithoutFields: UInt8 = 2
 
     /// Flag bits of an encoded row update.
     fileprivate enum Flag {
@@ -32,6 +35,7 @@ extension ChangeSet {
         var encoded = try EncodedUpdates(bytes, as: .changeSet)
         var updates: [RowUpdate] = []
         var payloads: [Payload?] = []
+        var fields: [RowID: FieldRegisters] = [:]
         updates.reserveCapacity(encoded.count)
         payloads.reserveCapacity(encoded.count)
         var seenRows = RowIDIndex()
@@ -41,17 +45,19 @@ extension ChangeSet {
             let update = try encoded.next(value: &value)
             guard seenRows.insert(Int32(updates.count), for: update.id, unlessPresent: { updates[Int($0)].id }) == nil
             else { throw .notCanonical(offset: encoded.rowIDsOffset) }
+            if let registers = encoded.fields { fields[update.id] = registers }
             updates.append(update)
             payloads.append(value.map { Payload(typeIdentifier: encoded.types[$0.type], bytes: bytes[$0.bytes]) })
         }
         try encoded.expectEnd()
-        self.init(coverage: encoded.coverage, updates: updates, payloads: payloads)
+        self.init(coverage: encoded.coverage, updates: updates, payloads: payloads, fields: fields)
     }
 
     func encoded(as kind: Kind) -> [UInt8] {
         var writer = BinaryWriter()
         for byte in Self.magic { writer.write(byte) }
-        writer.write(Self.formatVersion)
+        let hasFields = !fields.isEmpty
+        writer.write(hasFields ? Self.formatVersion : Self.formatVersionWithoutFields)
         writer.write(kind.rawValue)
 
         // The tables hold exactly the replicas and types the rest refers to (types in order of first use).
@@ -69,6 +75,9 @@ extension ChangeSet {
                 types.append(type)
             }
         }
+        for registers in fields.values {
+            for register in registers.values { replicaSet.insert(register.stamp.dot.replica) }
+        }
         let replicas = replicaSet.sorted()
         let replicaIndex = Dictionary(uniqueKeysWithValues: replicas.enumerated().map { ($1, UInt64($0)) })
         writer.writeVarint(UInt64(replicas.count))
@@ -76,6 +85,19 @@ extension ChangeSet {
 
         writer.writeVarint(UInt64(types.count))
         for type in types { writer.writeLengthPrefixed(Array(type.utf8)) }
+
+        var names: [String] = []
+        var nameIndex: [String: UInt64] = [:]
+        if hasFields {
+            for update in updates {
+                for (name, _) in Self.sortedFields(fields[update.id]) where nameIndex[name] == nil {
+                    nameIndex[name] = UInt64(names.count)
+                    names.append(name)
+                }
+            }
+            writer.writeVarint(UInt64(names.count))
+            for name in names { writer.writeLengthPrefixed(Array(name.utf8)) }
+        }
 
         writer.writeVarint(UInt64(coverage.entries.count))
         for entry in coverage.entries {
@@ -90,10 +112,18 @@ extension ChangeSet {
         }
 
         writer.writeVarint(UInt64(updates.count))
-        var columns = UpdateColumnWriter(replicaIndex: replicaIndex, typeIndex: typeIndex)
-        for (update, payload) in zip(updates, payloads) { columns.append(update, payload: payload) }
-        for column in columns.finish() { writer.writeLengthPrefixed(column) }
+        var columns = UpdateColumnWriter(replicaIndex: replicaIndex, typeIndex: typeIndex, nameIndex: nameIndex)
+        for (update, payload) in zip(updates, payloads) {
+            columns.append(update, payload: payload, fields: Self.sortedFields(hasFields ? fields[update.id] : nil))
+        }
+        for column in columns.finish().prefix(hasFields ? 15 : 11) { writer.writeLengthPrefixed(column) }
         return writer.bytes
+    }
+
+    /// A row's field registers in their encoded order: by the UTF-8 bytes of their names.
+    fileprivate static func sortedFields(_ registers: FieldRegisters?) -> [(String, FieldRegister)] {
+        guard let registers else { return [] }
+        return registers.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
     }
 }
 
@@ -127,9 +157,10 @@ struct EncodedUpdates {
         let layout: RunLengthReader.Layout
         switch version {
         case 1: layout = .pairs
-        case ChangeSet.formatVersion: layout = .groups
+        case ChangeSet.formatVersionWithoutFields, ChangeSet.formatVersion: layout = .groups
         default: throw .unsupportedVersion(version)
         }
+        let hasFields = version >= 3
         let foundKind = try reader.readByte()
         guard foundKind == kind.rawValue else { throw .wrongKind(expected: kind.rawValue, found: foundKind) }
 
@@ -160,6 +191,21 @@ struct EncodedUpdates {
         }
         self.types = types
 
+        var names: [String] = []
+        if hasFields {
+            // Canonical: a change set without field registers is written in version 2.
+            let countOffset = reader.offset
+            let nameCount = try reader.readCount()
+            guard nameCount > 0 else { throw .notCanonical(offset: countOffset) }
+            for _ in 0..<nameCount {
+                let start = reader.offset
+                guard let name = String(validating: try reader.readLengthPrefixed(), as: UTF8.self) else {
+                    throw .invalidUTF8(offset: start)
+                }
+                names.append(name)
+            }
+        }
+
         var coverage = DotRanges()
         let coveredCount = try reader.readCount(minimumSize: 2)
         var previousReplica: ReplicaID?
@@ -189,20 +235,29 @@ struct EncodedUpdates {
 
         count = try reader.readCount()
         var columnReaders: [BinaryReader] = []
-        for _ in UpdateColumnReader.Column.allCases {
+        for _
+            in 0..<(hasFields
+            ? UpdateColumnReader.Column.allCases.count : UpdateColumnReader.Column.fieldCount.rawValue)
+        {
             let start = reader.offset
             let length = try reader.readVarint()
             guard length <= UInt64(reader.remaining) else { throw .truncated(offset: start) }
             columnReaders.append(try reader.subreader(Int(length)))
         }
-        columns = UpdateColumnReader(columnReaders, layout: layout, replicas: replicas, typeCount: types.count)
+        columns = UpdateColumnReader(
+            columnReaders, layout: layout, replicas: replicas, typeCount: types.count,
+            fieldNames: hasFields ? names : nil)
     }
 
     /// Where the row ID column starts: the offset of an error about row IDs as a whole (one that comes
     /// twice).
     var rowIDsOffset: Int { columns.rowIDsOffset }
 
-    /// The next update; sets `value` to its value, or nil when it carries none.
+    /// The field registers of the update ``next(value:)`` read last, or nil when it has none.
+    var fields: FieldRegisters? { columns.fields }
+
+    /// The next update; sets `value` to its value, or nil when it carries none; its field registers are
+    /// then in ``fields``.
     ///
     /// Not a tuple of both: destroying that took a generic value-witness call per update.
     mutating func next(value: inout Value?) throws(BinaryDecodingError) -> RowUpdate {
@@ -237,13 +292,19 @@ private struct UpdateColumnWriter {
     private var valueType = RunLengthWriter()
     private var valueLength = RunLengthWriter()
     private var valueBytes = BinaryWriter()
+    private let nameIndex: [String: UInt64]
+    private var fieldCount = RunLengthWriter()
+    private var fieldName = RunLengthWriter()
+    private var fieldLength = RunLengthWriter()
+    private var fieldBytes = BinaryWriter()
     private var previousCounter: UInt64 = 0
     private var previousKey: [UInt8] = []
     private var previousStampCounter: UInt64 = 0
 
-    init(replicaIndex: [ReplicaID: UInt64], typeIndex: [String: UInt64]) {
+    init(replicaIndex: [ReplicaID: UInt64], typeIndex: [String: UInt64], nameIndex: [String: UInt64]) {
         self.replicaIndex = replicaIndex
         self.typeIndex = typeIndex
+        self.nameIndex = nameIndex
     }
 
     /// Which of `update`'s position and value registers are written: those with a stamp and a key or
@@ -252,7 +313,7 @@ private struct UpdateColumnWriter {
         (update.positionStamp.isSet && update.position != nil, update.valueStamp.isSet && payload != nil)
     }
 
-    mutating func append(_ update: RowUpdate, payload: ChangeSet.Payload?) {
+    mutating func append(_ update: RowUpdate, payload: ChangeSet.Payload?, fields: [(String, FieldRegister)]) {
         var bits: UInt64 = 0
         let (hasPosition, hasValue) = Self.registers(of: update, payload: payload)
         if hasPosition { bits |= Flag.position }
@@ -281,6 +342,13 @@ private struct UpdateColumnWriter {
             valueLength.append(UInt64(payload.bytes.count))
             for byte in payload.bytes { valueBytes.write(byte) }
         }
+        fieldCount.append(UInt64(fields.count))
+        for (name, register) in fields {
+            fieldName.append(nameIndex[name]!)
+            appendStamp(register.stamp, byInsert: false)
+            fieldLength.append(register.fragment.map { UInt64($0.count) + 1 } ?? 0)
+            for byte in register.fragment ?? [] { fieldBytes.write(byte) }
+        }
         if update.deletion.isSet { appendStamp(update.deletion, byInsert: false) }
     }
 
@@ -298,7 +366,8 @@ private struct UpdateColumnWriter {
         [
             flags.finish(), rowCounter.finish(), keyShared.finish(), keySuffixLength.finish(),
             keySuffix.bytes, stampLamport.finish(), stampReplica.finish(), stampCounter.finish(), valueType.finish(),
-            valueLength.finish(), valueBytes.bytes,
+            valueLength.finish(), valueBytes.bytes, fieldCount.finish(), fieldName.finish(), fieldLength.finish(),
+            fieldBytes.bytes,
         ]
     }
 }
@@ -311,6 +380,8 @@ private struct UpdateColumnReader {
     enum Column: Int, CaseIterable {
         case flagsAndReplica, rowCounter, keyShared, keySuffixLength, keySuffix
         case stampLamport, stampReplica, stampCounter, valueType, valueLength, valueBytes
+        /// Format 3's field register columns.
+        case fieldCount, fieldName, fieldLength, fieldBytes
     }
 
     private var flags: RunLengthReader
@@ -324,6 +395,11 @@ private struct UpdateColumnReader {
     private var valueType: RunLengthReader
     private var valueLength: RunLengthReader
     private var valueBytes: BinaryReader
+    /// Format 3's field columns and name table; nil for formats 1 and 2.
+    private var fieldColumns: FieldColumns?
+    private let fieldNames: [String]
+    /// The field registers of the update read last.
+    private(set) var fields: FieldRegisters?
     private let replicas: [ReplicaID]
     private let typeCount: Int
     private var previousCounter: UInt64 = 0
@@ -334,7 +410,10 @@ private struct UpdateColumnReader {
     let rowIDsOffset: Int
 
     /// A reader of `columns`, whose run-length columns are grouped as `layout`.
-    init(_ columns: [BinaryReader], layout: RunLengthReader.Layout, replicas: [ReplicaID], typeCount: Int) {
+    init(
+        _ columns: [BinaryReader], layout: RunLengthReader.Layout, replicas: [ReplicaID], typeCount: Int,
+        fieldNames: [String]?
+    ) {
         rowIDsOffset = columns[1].offset
         flags = RunLengthReader(columns[0], layout: layout)
         rowCounter = RunLengthReader(columns[1], layout: layout)
@@ -347,6 +426,12 @@ private struct UpdateColumnReader {
         valueType = RunLengthReader(columns[8], layout: layout)
         valueLength = RunLengthReader(columns[9], layout: layout)
         valueBytes = columns[10]
+        if fieldNames != nil {
+            fieldColumns = FieldColumns(
+                count: RunLengthReader(columns[11], layout: layout), name: RunLengthReader(columns[12], layout: layout),
+                length: RunLengthReader(columns[13], layout: layout), bytes: columns[14])
+        }
+        self.fieldNames = fieldNames ?? []
         self.replicas = replicas
         self.typeCount = typeCount
     }
@@ -365,7 +450,9 @@ private struct UpdateColumnReader {
         let hasPosition = bits & Flag.position != 0
         let hasValue = bits & Flag.value != 0
         let hasDeletion = bits & Flag.deletion != 0
-        guard hasPosition || hasValue || hasDeletion,
+        let fieldCount = try fieldColumns?.count.next() ?? 0
+        guard hasPosition || hasValue || hasDeletion || fieldCount > 0, !(hasDeletion && fieldCount > 0),
+            fieldCount <= UInt64(fieldNames.count),
             !(hasDeletion && (hasPosition || hasValue)),
             hasPosition || bits & Flag.positionByInsert == 0, hasValue || bits & Flag.valueByInsert == 0,
             bits & Flag.valueStampIsPositionStamp == 0
@@ -416,9 +503,49 @@ private struct UpdateColumnReader {
             guard length <= UInt64(valueBytes.remaining) else { throw .truncated(offset: valueBytes.offset) }
             value = EncodedUpdates.Value(type: Int(type), bytes: try valueBytes.skip(Int(length)))
         }
+        if fieldCount > 0 {
+            fields = try nextFields(count: Int(fieldCount), id: id, after: valueStamp)
+        } else if fields != nil {
+            fields = nil
+        }
         if hasDeletion { deletion = try nextStamp(byInsert: false, id: id) }
         return RowUpdate(
             id: id, position: position, positionStamp: positionStamp, valueStamp: valueStamp, deletion: deletion)
+    }
+
+    /// Reads `count` field registers of row `id`, whose value stamp in this update is `valueStamp`:
+    /// names strictly increasing by their UTF-8 bytes, stamps newer than the value's, values one JSON
+    /// value each.
+    private mutating func nextFields(count: Int, id: RowID, after valueStamp: Stamp) throws(BinaryDecodingError)
+        -> FieldRegisters
+    {
+        // Only called with a count read from the field columns, so they are there.
+        var registers = FieldRegisters(minimumCapacity: count)
+        var previousName: String?
+        for _ in 0..<count {
+            let index = try fieldColumns!.name.next()
+            let nameOffset = fieldColumns!.name.valueOffset
+            guard index < UInt64(fieldNames.count) else { throw .indexOutOfRange(offset: nameOffset) }
+            let name = fieldNames[Int(index)]
+            if let previousName, !previousName.utf8.lexicographicallyPrecedes(name.utf8) {
+                throw .notCanonical(offset: nameOffset)
+            }
+            previousName = name
+            let stamp = try nextStamp(byInsert: false, id: id)
+            // Canonical: a register not newer than the value it comes with is never written.
+            guard stamp > valueStamp else { throw .notCanonical(offset: stampLamport.valueOffset) }
+            let length = try fieldColumns!.length.next()
+            var fragment: [UInt8]?
+            if length > 0 {
+                let start = fieldColumns!.bytes.offset
+                guard length - 1 <= UInt64(fieldColumns!.bytes.remaining) else { throw .truncated(offset: start) }
+                let bytes = try fieldColumns!.bytes.readBytes(Int(length - 1))
+                guard JSONFields.isFragment(bytes) else { throw .invalidFieldValue(offset: start) }
+                fragment = Array(bytes)
+            }
+            registers[name] = FieldRegister(stamp: stamp, fragment: fragment)
+        }
+        return registers
     }
 
     private mutating func nextStamp(byInsert: Bool, id: RowID) throws(BinaryDecodingError) -> Stamp {
@@ -462,5 +589,21 @@ private struct UpdateColumnReader {
         }
         try keySuffix.expectEnd()
         try valueBytes.expectEnd()
+        if let fieldColumns {
+            for column in [fieldColumns.count, fieldColumns.name, fieldColumns.length] { try column.expectEnd() }
+            try fieldColumns.bytes.expectEnd()
+        }
     }
+}
+
+/// The field register columns of format 3.
+private struct FieldColumns {
+    /// Per update: how many field registers it has.
+    var count: RunLengthReader
+    /// Per register: its name's index in the name table.
+    var name: RunLengthReader
+    /// Per register: 0 when the field is absent, else its value's length plus one.
+    var length: RunLengthReader
+    /// The field values, concatenated.
+    var bytes: BinaryReader
 }

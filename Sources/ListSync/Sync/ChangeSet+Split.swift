@@ -42,13 +42,14 @@ extension ChangeSet {
             weight += weights[offset]
         }
         appendParts(of: start..<updates.count, byteBudget: byteBudget, to: &parts)
-        let rest = coverage.ranges(notIn: Self.coverage(carriedBy: updates[...]))
+        let rest = coverage.ranges(notIn: coverage(carriedBy: updates[...]))
         guard !rest.isEmpty else { return parts }
         if let last = parts.last?.changes {
             let lastRanges = last.coverage.entries.flatMap { entry in entry.counters.ranges.map { (entry.replica, $0) }
             }
             let widened = ChangeSet(
-                coverage: DotRanges(sorting: lastRanges + rest), updates: last.updates, payloads: last.payloads)
+                coverage: DotRanges(sorting: lastRanges + rest), updates: last.updates, payloads: last.payloads,
+                fields: last.fields)
             let bytes = widened.encoded()
             if bytes.count <= byteBudget {
                 parts[parts.count - 1] = (widened, bytes)
@@ -64,8 +65,8 @@ extension ChangeSet {
     private func appendParts(of range: Range<Int>, byteBudget: Int, to parts: inout [Part]) {
         guard !range.isEmpty else { return }
         let part = ChangeSet(
-            coverage: Self.coverage(carriedBy: updates[range]), updates: Array(updates[range]),
-            payloads: Array(payloads[range]))
+            coverage: coverage(carriedBy: updates[range]), updates: Array(updates[range]),
+            payloads: Array(payloads[range]), fields: fields(of: updates[range]))
         let bytes = part.encoded()
         if range.count == 1 || bytes.count <= byteBudget { return parts.append((part, bytes)) }
         let weights = range.map(weight(of:))
@@ -82,7 +83,18 @@ extension ChangeSet {
 
     /// About the bytes update `offset` takes in an encoding: its key, its value and some overhead.
     private func weight(of offset: Int) -> Int {
-        16 + (updates[offset].position?.count ?? 0) + (payloads[offset]?.bytes.count ?? 0)
+        let fieldBytes =
+            fields.isEmpty
+            ? 0 : fields[updates[offset].id]?.values.reduce(0) { $0 + 16 + ($1.fragment?.count ?? 0) } ?? 0
+        return 16 + (updates[offset].position?.count ?? 0) + (payloads[offset]?.bytes.count ?? 0) + fieldBytes
+    }
+
+    /// The field registers of the rows of `updates`.
+    private func fields(of updates: ArraySlice<RowUpdate>) -> [RowID: FieldRegisters] {
+        guard !fields.isEmpty else { return [:] }
+        var part: [RowID: FieldRegisters] = [:]
+        for update in updates { part[update.id] = fields[update.id] }
+        return part
     }
 
     /// Appends change sets of no updates covering `ranges`, halved until each fits.
@@ -97,9 +109,9 @@ extension ChangeSet {
         appendCoverageParts(ranges[middle...], byteBudget: byteBudget, to: &parts)
     }
 
-    /// The operations whose stamps `updates` carry (position, value and deletion).
+    /// The operations whose stamps `updates` carry (position, value, deletion and field registers).
     /// - Complexity: O(k log k) for k updates.
-    private static func coverage(carriedBy updates: ArraySlice<RowUpdate>) -> DotRanges {
+    private func coverage(carriedBy updates: ArraySlice<RowUpdate>) -> DotRanges {
         var dots: [Dot] = []
         dots.reserveCapacity(updates.count)
         for update in updates {
@@ -107,6 +119,7 @@ extension ChangeSet {
                 dots.append(stamp.dot)
                 return false
             }
+            if !fields.isEmpty, let registers = fields[update.id] { dots += registers.values.map(\.stamp.dot) }
         }
         return DotRanges(sorting: dots.map { ($0.replica, $0.counter...$0.counter) })
     }

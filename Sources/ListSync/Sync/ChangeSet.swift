@@ -27,6 +27,8 @@ public struct ChangeSet: Hashable, Sendable {
     var updates: [RowUpdate]
     /// For each update, the value when the update sets one.
     @usableFromInline var payloads: [Payload?]
+    /// Field registers (docs/field-registers.md) by row; every row here has an update among ``updates``.
+    @usableFromInline var fields: [RowID: FieldRegisters] = [:]
 
     /// An empty change set.
     public init() {
@@ -35,11 +37,12 @@ public struct ChangeSet: Hashable, Sendable {
         payloads = []
     }
 
-    /// A change set of `updates` (unique row IDs) with their values, kept in the canonical order of
+    /// A change set of `updates` (unique row IDs) with their values and field registers, kept in the canonical order of
     /// ``RowUpdate/canonicallyPrecedes(_:_:)``, so equal states make equal change sets and equal bytes.
-    init(coverage: DotRanges, updates: [RowUpdate], payloads: [Payload?]) {
+    init(coverage: DotRanges, updates: [RowUpdate], payloads: [Payload?], fields: [RowID: FieldRegisters] = [:]) {
         precondition(updates.count == payloads.count)
         self.coverage = coverage
+        self.fields = fields
         let isCanonical = updates.withUnsafeBufferPointer { buffer in
             buffer.indices.dropFirst().allSatisfy { RowUpdate.canonicallyPrecedes(buffer[$0 - 1], buffer[$0]) }
         }

@@ -39,9 +39,9 @@ extension Cluster {
     /// Nothing: the transport delivers on its own.
     func deliverSome() {}
 
-    /// The confirmed rows of replica `index` (pending placeholders are local), as (ID, text) pairs.
+    /// The confirmed rows of replica `index` (pending placeholders are local), as (ID, value) pairs.
     func confirmedRows(_ index: Int) -> [ConfirmedRow] {
-        read(index) { list in list.compactMap { row in row.rowID.map { ConfirmedRow(id: $0, text: row.value.text) } } }
+        read(index) { list in list.compactMap { row in row.rowID.map { ConfirmedRow(id: $0, value: row.value) } } }
     }
 
     /// Whether the replicas at `indices` show the same confirmed rows in the same order and have seen
@@ -70,8 +70,8 @@ extension Cluster {
 struct ConfirmedRow: Hashable, Sendable {
     /// The row's identity.
     var id: RowID
-    /// Its text.
-    var text: String
+    /// Its text and check mark.
+    var value: Entry
 }
 
 /// The groups of linked replicas after a partition into `groups` of `count` replicas.

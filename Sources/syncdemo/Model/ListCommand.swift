@@ -16,13 +16,15 @@ enum ListCommand: Equatable {
     case move([RowReference], to: Destination)
     /// `delete ROWS`: deletes the rows.
     case delete([RowReference])
-    /// `edit ROW TEXT`: replaces the row's text.
+    /// `edit ROW TEXT`: replaces the row's text; its check mark stays.
     case edit(RowReference, String)
+    /// `check ROWS` (`done` true) and `uncheck ROWS` (false): sets the rows' check marks; their texts stay.
+    case check([RowReference], done: Bool)
     /// `drop INDEX NAME... [--phone P] [--delay D] [--fail]`: an external drop of contacts as vCards.
     case drop(ContactDrop)
 
     /// The command words this enum parses, for help and dispatch.
-    static let verbs = ["add", "insert", "move", "delete", "edit", "drop"]
+    static let verbs = ["add", "insert", "move", "delete", "edit", "check", "uncheck", "drop"]
 
     /// One line per command, for `help`.
     static let help = """
@@ -31,12 +33,15 @@ enum ListCommand: Equatable {
         move ROWS INDEX|top|bottom      move rows as a block that keeps their list order, whatever order
                                         ROWS names them in: the first in the list lands at INDEX
         delete ROWS                     delete rows
-        edit ROW TEXT                   replace a row's text
+        edit ROW TEXT                   replace a row's text (a check mark stays)
+        check ROWS                      check rows off, shown as ✓ TEXT (their texts stay: a check here and
+                                        an edit of the text on another replica at the same time both survive)
+        uncheck ROWS                    clear rows' check marks
         drop INDEX NAME... [--phone P] [--delay D] [--fail]
                                         drop contacts from another app as vCards; each shows a pending
                                         placeholder until its load ends after D (0 to 1h, default 0s); --fail
                                         makes the loads fail, withdrawing the placeholders
-        ROW is an index (0, 1, ...) or a row's text (an index when several rows read the same);
+        ROW is an index (0, 1, ...) or a row's text without ✓ (an index when several rows read the same);
         ROWS is ROW[,ROW...]. Row texts cannot hold control characters (tabs, escapes).
         """
 
@@ -75,7 +80,7 @@ enum ListCommand: Equatable {
         case .add(let texts), .insert(let texts, _): texts
         case .edit(_, let text): [text]
         case .drop(let drop): drop.names + (drop.phone.map { [$0] } ?? [])
-        case .move, .delete: []
+        case .move, .delete, .check: []
         }
     }
 
@@ -106,6 +111,9 @@ enum ListCommand: Equatable {
         case "edit":
             guard arguments.count == 2 else { throw usage("ROW TEXT") }
             return .edit(reference(arguments[0]), arguments[1])
+        case "check", "uncheck":
+            guard arguments.count == 1 else { throw usage("ROWS (several rows separated by commas)") }
+            return .check(references(arguments[0]), done: verb == "check")
         default:
             return .drop(try ContactDrop(parsing: arguments))
         }
@@ -219,7 +227,13 @@ extension ReplicatedList where Element == Entry {
         case .delete(let references):
             return (remove(atOffsets: try resolve(references)), [])
         case .edit(let reference, let text):
-            return (updateValue(Entry(text), at: try resolve(reference)), [])
+            return (modifyValue(at: try resolve(reference)) { $0.text = text }, [])
+        case .check(let references, let done):
+            let offsets = try resolve(references)
+            let (_, change) = transaction { list in
+                for index in offsets { list.modifyValue(at: index) { $0.done = done } }
+            }
+            return (change, [])
         case .drop(let drop):
             try checkGap(drop.index)
             let items = drop.items()

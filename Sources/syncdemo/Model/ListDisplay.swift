@@ -17,9 +17,9 @@ enum ListDisplay {
             self.rows = rows
         }
 
-        /// The column of `list` called `name`.
+        /// The column of `list` called `name`; checked rows read `✓ TEXT`.
         init(name: String, list: ReplicatedList<Entry>) {
-            self.init(name: name, rows: list.map { ($0.value.text, $0.isPending) })
+            self.init(name: name, rows: list.map { ($0.value.description, $0.isPending) })
         }
     }
 

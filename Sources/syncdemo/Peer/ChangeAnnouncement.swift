@@ -19,7 +19,7 @@ enum ChangeAnnouncement {
             ("updated", event.updatedRows),
         ]
         let parts = kinds.filter { !$0.rows.isEmpty }.map { kind in
-            "\(kind.rows.count) \(kind.verb) (\(kind.rows.map { name($0.value.text) }.listed(upTo: namesShown)))"
+            "\(kind.rows.count) \(kind.verb) (\(kind.rows.map { name($0.value.description) }.listed(upTo: namesShown)))"
         }
         return "<- \(parts.isEmpty ? "no change" : parts.joined(separator: ", ")) by \(by)"
     }

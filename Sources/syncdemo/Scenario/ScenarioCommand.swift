@@ -19,8 +19,9 @@ enum ScenarioCommand: Command {
           wait [DURATION]              wait (e.g. 500ms, at most 1h), then land the drops' loads that ended: each
                                        placeholder becomes its row or is withdrawn; 'wait' alone waits for all
           assert converged             every replica shows the same rows and has seen the same edits
-          assert [NAME] rows A | B     NAME's rows (every replica's when no NAME), pending ones as '…TEXT';
-                                       blanks inside a row are single spaces; 'rows' alone: an empty list
+          assert [NAME] rows A | B     NAME's rows (every replica's when no NAME), pending ones as '…TEXT',
+                                       checked ones as '✓ TEXT'; blanks inside a row are single spaces;
+                                       'rows' alone: an empty list
           assert [NAME] count N        N confirmed rows
           assert [NAME] pending N      N pending placeholders
 
