@@ -35,17 +35,25 @@
         /// The daemons and background commands started, ended by ``tearDown()``.
         private var processes: [pid_t] = []
 
-        /// Names the namespaces after this process, so that parallel runs do not meet.
+        /// Namespaces made by this process so far, numbering the next.
+        private static let made = Locked(0)
+
+        /// Names the namespaces after this process and a count, so that parallel runs and tests do not meet.
         init() {
-            let id = getpid()
+            let count = Self.made.withLock { made in
+                made += 1
+                return made
+            }
+            let id = "\(getpid())n\(count)"
             avahiSide = "lsavahi\(id)"
             peerSide = "lspeer\(id)"
             directory = FileManager.default.temporaryDirectory.appendingPathComponent("listsync-mdns-\(id)")
             busAddress = "unix:path=\(directory.path)/bus"
         }
 
-        /// Makes the namespaces and the link, and starts the bus and avahi-daemon.
-        func setUp() throws {
+        /// Makes the namespaces and the link, and starts the bus and avahi-daemon unless `avahi` is false
+        /// (two avahi-daemons share `/run/avahi-daemon`: only ``MDNSInteropTests``, serialized, starts them).
+        func setUp(avahi startsAvahi: Bool = true) throws {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             try run(["ip", "netns", "add", avahiSide])
             try run(["ip", "netns", "add", peerSide])
@@ -60,6 +68,13 @@
                 try run(["ip", "-n", side, "link", "set", link, "multicast", "on", "up"])
                 try run(["ip", "-n", side, "link", "set", "lo", "up"])
             }
+            // A veth end is running (carrier) a moment after both ends are up; mDNS skips it until then.
+            for (side, link) in [(avahiSide, "lsavahi0"), (peerSide, "lspeer0")] {
+                try waitFor("\(link) running") {
+                    (try? self.run(["ip", "-n", side, "link", "show", link]))?.contains("state UP") == true
+                }
+            }
+            guard startsAvahi else { return }
             let bus = directory.appendingPathComponent("bus.conf")
             try """
             <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"

@@ -87,6 +87,7 @@ ssize_t darwin_read(int, void *, size_t) DARWIN_NAME("read(_:_:_:)");
 ssize_t darwin_write(int, const void *, size_t) DARWIN_NAME("write(_:_:_:)");
 ssize_t darwin_pread(int, void *, size_t, darwin_off_t) DARWIN_NAME("pread(_:_:_:_:)");
 int darwin_close(int) DARWIN_NAME("close(_:)");
+int darwin_gethostname(char *, size_t) DARWIN_NAME("gethostname(_:_:)");
 int darwin_pipe(int[2]) DARWIN_NAME("pipe(_:)");
 int darwin_fsync(int) DARWIN_NAME("fsync(_:)");
 int darwin_ftruncate(int, darwin_off_t) DARWIN_NAME("ftruncate(_:_:)");

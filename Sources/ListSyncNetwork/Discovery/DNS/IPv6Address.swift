@@ -10,6 +10,9 @@ struct IPv6Address: Hashable, Sendable, CustomStringConvertible {
         self.bytes = Array(bytes)
     }
 
+    /// Whether this is a link-local unicast address (`fe80::/10`), usable only with an interface.
+    var isLinkLocal: Bool { bytes[0] == 0xFE && bytes[1] & 0xC0 == 0x80 }
+
     /// The text form of RFC 5952: lower-case hexadecimal groups, the longest run of two or more zero
     /// groups (the first of equal runs) written `::`, as in `fe80::1`.
     var description: String {
