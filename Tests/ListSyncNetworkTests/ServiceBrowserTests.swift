@@ -88,6 +88,38 @@ struct ServiceBrowserTests {
         #expect(hostQueries.first?.questions.last?.name == kitchen.host)
     }
 
+    @Test func eachUnresolvedInstanceAndHostIsAskedForOnce() throws {
+        var browser = try Self.browser()
+        _ = browser.poll(now: .zero)
+        // Peers 0-9: a PTR alone. Peers 10-19: PTR and SRV, all on one host without an address. Peer 20:
+        // complete. Peers 21-29: PTR, SRV and address, each on its own host.
+        var answers: [DNSResourceRecord] = []
+        for number in 0..<30 {
+            let instance = try Self.instance(number)
+            switch number {
+            case ..<10: answers.append(instance.records[0])
+            case ..<20:
+                answers += [
+                    instance.records[0],
+                    DNSResourceRecord(
+                        name: instance.instanceName, cacheFlush: true, ttl: 120,
+                        data: .srv(priority: 0, weight: 0, port: instance.port, target: try DNSName("shared.local"))),
+                ]
+            default: answers += Self.announcement(instance).answers
+            }
+        }
+        _ = browser.receive(DNSMessage(flags: DNSMessage.responseFlags, answers: answers), now: .milliseconds(100))
+        let questions = try #require(browser.poll(now: .milliseconds(100)).queries.first).questions
+        let instances = try (0..<10).map { try Self.instance($0).instanceName }
+        let expected =
+            instances.flatMap { [DNSQuestion(name: $0, type: .srv), DNSQuestion(name: $0, type: .txt)] } + [
+                DNSQuestion(name: try DNSName("shared.local"), type: .a),
+                DNSQuestion(name: try DNSName("shared.local"), type: .aaaa),
+            ]
+        #expect(questions.count == expected.count)
+        #expect(Set(questions) == Set(expected))
+    }
+
     @Test func theQueryListsKnownAnswersWithHalfTheirTTLLeft() throws {
         var browser = try Self.browser()
         _ = browser.poll(now: .zero)

@@ -95,9 +95,9 @@ struct RecordCache: Sendable {
 
     /// Removes the records that expired at `now`; returns whether any did.
     mutating func removeExpired(now: Duration) -> Bool {
-        let before = entries.count
+        guard entries.values.contains(where: { $0.expires <= now }) else { return false }
         entries = entries.filter { $0.value.expires > now }
-        return entries.count != before
+        return true
     }
 
     /// The records whose next refresh is due at `now`, each counted as refreshed.

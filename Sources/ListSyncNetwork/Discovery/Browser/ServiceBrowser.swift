@@ -98,7 +98,8 @@ struct ServiceBrowser: Sendable {
             changed = true
         }
         let instances = Set(
-            cache.records.compactMap { record -> DNSName? in
+            cache.entries.values.compactMap { entry -> DNSName? in
+                let record = entry.record
                 guard case .ptr(let target) = record.data else { return nil }
                 return target
             })
@@ -107,7 +108,8 @@ struct ServiceBrowser: Sendable {
             changed = true
         }
         let hosts = Set(
-            cache.records.compactMap { record -> DNSName? in
+            cache.entries.values.compactMap { entry -> DNSName? in
+                let record = entry.record
                 guard case .srv(_, _, _, let target) = record.data else { return nil }
                 return target
             })
@@ -134,16 +136,21 @@ struct ServiceBrowser: Sendable {
 
     /// Questions for the SRV and TXT of cached instances without an SRV, and the A and AAAA of hosts
     /// without an address.
+    /// - Complexity: O(*n*) for *n* cached records (sets of the names with an SRV and with an address).
     private func unresolvedQuestions() -> [DNSQuestion] {
         let records = cache.records
+        var located: Set<DNSName> = []
+        var addressed: Set<DNSName> = []
+        for record in records {
+            if record.type == .srv { located.insert(record.name) }
+            if record.type == .a || record.type == .aaaa { addressed.insert(record.name) }
+        }
         var questions: [DNSQuestion] = []
         for record in records {
             switch record.data {
-            case .ptr(let instance) where !records.contains(where: { $0.name == instance && $0.type == .srv }):
+            case .ptr(let instance) where !located.contains(instance):
                 questions += [DNSQuestion(name: instance, type: .srv), DNSQuestion(name: instance, type: .txt)]
-            case .srv(_, _, _, let host)
-            where !records.contains(where: { $0.name == host && ($0.type == .a || $0.type == .aaaa) })
-                && !questions.contains(where: { $0.name == host }):
+            case .srv(_, _, _, let host) where addressed.insert(host).inserted:
                 questions += [DNSQuestion(name: host, type: .a), DNSQuestion(name: host, type: .aaaa)]
             default:
                 break
