@@ -47,6 +47,7 @@ int *darwin___error(void) DARWIN_NAME("__error()");
 #define ENOMEM 12
 #define EACCES 13
 #define EEXIST 17
+#define ENODEV 19
 #define ENOTDIR 20
 #define EISDIR 21
 #define EINVAL 22
@@ -86,6 +87,7 @@ ssize_t darwin_read(int, void *, size_t) DARWIN_NAME("read(_:_:_:)");
 ssize_t darwin_write(int, const void *, size_t) DARWIN_NAME("write(_:_:_:)");
 ssize_t darwin_pread(int, void *, size_t, darwin_off_t) DARWIN_NAME("pread(_:_:_:_:)");
 int darwin_close(int) DARWIN_NAME("close(_:)");
+int darwin_gethostname(char *, size_t) DARWIN_NAME("gethostname(_:_:)");
 int darwin_pipe(int[2]) DARWIN_NAME("pipe(_:)");
 int darwin_fsync(int) DARWIN_NAME("fsync(_:)");
 int darwin_ftruncate(int, darwin_off_t) DARWIN_NAME("ftruncate(_:_:)");
@@ -232,12 +234,27 @@ int darwin_getsockopt(int, int, int, void *__restrict, darwin_socklen_t *__restr
     DARWIN_NAME("getsockopt(_:_:_:_:_:)");
 int darwin_setsockopt(int, int, int, const void *, darwin_socklen_t) DARWIN_NAME("setsockopt(_:_:_:_:_:)");
 ssize_t darwin_send(int, const void *, size_t, int) DARWIN_NAME("send(_:_:_:_:)");
+#define SOCK_DGRAM 2
+#define SO_REUSEPORT 0x0200
+ssize_t darwin_sendto(int, const void *, size_t, int, const struct darwin_sockaddr *, darwin_socklen_t)
+    DARWIN_NAME("sendto(_:_:_:_:_:_:)");
+ssize_t darwin_recvfrom(int, void *__restrict, size_t, int, struct darwin_sockaddr *__restrict,
+                        darwin_socklen_t *__restrict) DARWIN_NAME("recvfrom(_:_:_:_:_:_:)");
 int darwin_shutdown(int, int) DARWIN_NAME("shutdown(_:_:)");
 
 // <netinet/in.h>, <netinet6/in6.h>, <netinet/tcp.h>
+#define IPPROTO_IP 0
 #define IPPROTO_TCP 6
 #define IPPROTO_IPV6 41
 #define IPV6_V6ONLY 27
+#define IP_MULTICAST_IF 9
+#define IP_MULTICAST_TTL 10
+#define IP_MULTICAST_LOOP 11
+#define IP_ADD_MEMBERSHIP 12
+#define IPV6_MULTICAST_IF 9
+#define IPV6_MULTICAST_HOPS 10
+#define IPV6_MULTICAST_LOOP 11
+#define IPV6_JOIN_GROUP 12
 #define TCP_NODELAY 0x01
 #define INET_ADDRSTRLEN 16
 #define INET6_ADDRSTRLEN 46
@@ -266,6 +283,15 @@ struct darwin_sockaddr_in6 {
     struct darwin_in6_addr sin6_addr;
     unsigned int sin6_scope_id;
 } DARWIN_NAME("sockaddr_in6");
+
+struct darwin_ip_mreq {
+    struct darwin_in_addr imr_multiaddr;
+    struct darwin_in_addr imr_interface;
+} DARWIN_NAME("ip_mreq");
+struct darwin_ipv6_mreq {
+    struct darwin_in6_addr ipv6mr_multiaddr;
+    unsigned int ipv6mr_interface;
+} DARWIN_NAME("ipv6_mreq");
 
 // <arpa/inet.h>
 int darwin_inet_pton(int, const char *, void *) DARWIN_NAME("inet_pton(_:_:_:)");
@@ -312,5 +338,22 @@ int darwin_getnameinfo(const struct darwin_sockaddr *__restrict, darwin_socklen_
 #define IF_NAMESIZE 16
 unsigned int darwin_if_nametoindex(const char *) DARWIN_NAME("if_nametoindex(_:)");
 char *darwin_if_indextoname(unsigned int, char *) DARWIN_NAME("if_indextoname(_:_:)");
+#define IFF_UP 0x1
+#define IFF_LOOPBACK 0x8
+#define IFF_RUNNING 0x40
+#define IFF_MULTICAST 0x8000
+
+// <ifaddrs.h>
+struct darwin_ifaddrs {
+    struct darwin_ifaddrs *ifa_next;
+    char *ifa_name;
+    unsigned int ifa_flags;
+    struct darwin_sockaddr *ifa_addr;
+    struct darwin_sockaddr *ifa_netmask;
+    struct darwin_sockaddr *ifa_dstaddr;
+    void *ifa_data;
+} DARWIN_NAME("ifaddrs");
+int darwin_getifaddrs(struct darwin_ifaddrs **) DARWIN_NAME("getifaddrs(_:)");
+void darwin_freeifaddrs(struct darwin_ifaddrs *) DARWIN_NAME("freeifaddrs(_:)");
 
 #endif

@@ -28,6 +28,9 @@ public struct PeerConfiguration: Sendable {
     public var refusalInitialDelay: Duration = .seconds(60)
     /// The largest reconnect delay after refusals of this peer's identity.
     public var refusalMaximumDelay: Duration = .seconds(600)
+    /// Finding and dialing peers of the document on the LAN over multicast DNS; nil (the default) for
+    /// none: only the endpoints given to ``SyncPeer/connect(to:)`` are dialed.
+    public var discovery: PeerDiscovery?
     /// Connections beyond this many are closed right after accept.
     public var maximumConnections = 256
     /// Receives one line per event (listening, connected, closed with its error code, reconnecting).

@@ -28,14 +28,22 @@ public struct PeerConnection: Hashable, Sendable {
     /// For a dialed endpoint: why its last connection closed, until one is live again (a refusal such
     /// as ``SyncError/authenticationFailed``, or the peer's ``SyncError/closedByPeer(code:reason:)``).
     public var lastError: SyncError?
+    /// For a dialed endpoint that discovery found (``PeerConfiguration/discovery``): the name of the
+    /// mDNS instance it was found as. Nil for an endpoint given to ``SyncPeer/connect(to:)`` and for an
+    /// accepted connection.
+    public var discoveredAs: String?
 
     /// A connection to `remote` in `state`.
-    public init(remote: Endpoint, isDialed: Bool, replica: ReplicaID?, state: State, lastError: SyncError? = nil) {
+    public init(
+        remote: Endpoint, isDialed: Bool, replica: ReplicaID?, state: State, lastError: SyncError? = nil,
+        discoveredAs: String? = nil
+    ) {
         self.remote = remote
         self.isDialed = isDialed
         self.replica = replica
         self.state = state
         self.lastError = lastError
+        self.discoveredAs = discoveredAs
     }
 }
 
@@ -50,7 +58,7 @@ extension PeerLoop {
             let lastError = state == .live ? nil : connection.dial.flatMap { dials[$0]?.lastError }
             return PeerConnection(
                 remote: connection.remote, isDialed: connection.dial != nil, replica: connection.peer, state: state,
-                lastError: lastError)
+                lastError: lastError, discoveredAs: connection.discoveredAs)
         }
         let waiting = dials.filter { $0.value.connection == nil }.sorted { $0.key.description < $1.key.description }
             .map { endpoint, dial in
@@ -58,7 +66,7 @@ extension PeerLoop {
                     remote: endpoint, isDialed: true, replica: nil,
                     state: dial.lookupStartedAt != nil
                         ? .connecting : dial.nextAttempt.map { .waiting(retryIn: max(.zero, $0 - now)) } ?? .stopped,
-                    lastError: dial.lastError)
+                    lastError: dial.lastError, discoveredAs: dial.discoveredAs)
             }
         return open + waiting
     }

@@ -89,6 +89,7 @@ extension PeerLoop {
     /// Closes every connection and listener (on stop).
     func shutDown(now: ContinuousClock.Instant) {
         dials.removeAll()
+        discoveryDialer = nil
         for connection in connections.values { close(connection, because: .shuttingDown, now: now) }
         for listener in listeners { listener.socket?.close() }
         listeners.removeAll()

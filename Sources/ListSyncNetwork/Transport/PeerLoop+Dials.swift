@@ -9,6 +9,20 @@ import ListSync
 /// Dialing: each attempt resolves the endpoint (a host name off the loop), tries its addresses in order
 /// until one connects, and schedules the next attempt with backoff when none does.
 extension PeerLoop {
+    /// Keeps `endpoint` connected from now on (found as the mDNS instance `discoveredAs`, or typed when
+    /// nil), unless it is dialed already. An open connection dialed to it before is kept as its own.
+    func addDial(_ endpoint: Endpoint, discoveredAs: String?, now: ContinuousClock.Instant) {
+        guard dials[endpoint] == nil, !isStopping else { return }
+        let open = connections.values.first { $0.dial == endpoint }
+        dials[endpoint] = Dial(
+            backoff: Backoff(
+                initial: configuration.reconnectInitialDelay, maximum: configuration.reconnectMaximumDelay),
+            refusalBackoff: Backoff(
+                initial: configuration.refusalInitialDelay, maximum: configuration.refusalMaximumDelay),
+            nextAttempt: open == nil ? now : nil, connection: open?.id, discoveredAs: discoveredAs)
+        wake()
+    }
+
     /// Starts every dial whose retry time has come and that is not connected or looking up its host.
     func startDueDials(now: ContinuousClock.Instant) {
         for (endpoint, dial) in dials
@@ -75,7 +89,7 @@ extension PeerLoop {
             }
             let connection = TCPConnection(
                 id: takeConnectionID(), socket: socket, remote: endpoint, address: address.endpoint, dial: endpoint,
-                isConnecting: true, now: now)
+                discoveredAs: dial.discoveredAs, isConnecting: true, now: now)
             connections[connection.id] = connection
             dials[endpoint]?.connection = connection.id
             return

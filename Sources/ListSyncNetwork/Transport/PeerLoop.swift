@@ -35,6 +35,8 @@ final class PeerLoop<Replica: SyncReplica> {
         var untriedAddresses: [SocketAddress] = []
         /// When the lookup of this attempt's host name started, while it runs.
         var lookupStartedAt: ContinuousClock.Instant?
+        /// The mDNS instance name this endpoint was found as; nil when typed (``SyncPeer/connect(to:)``).
+        var discoveredAs: String?
     }
 
     /// A socket this peer listens on, or one to listen on again after the system tore it down.
@@ -81,6 +83,10 @@ final class PeerLoop<Replica: SyncReplica> {
     var random = SystemRandomNumberGenerator()
     /// Set by ``SyncPeer/stop()``.
     var isStopping = false
+    /// Advertises and browses once the peer listens, when ``PeerConfiguration/discovery`` is set.
+    var discoveryRunner: MDNSRunner?
+    /// Decides which discovered services to dial, while ``discoveryRunner`` runs.
+    var discoveryDialer: DiscoveryDialer?
     /// What each descriptor of the last poll set belongs to.
     private var pollTargets: [PollTarget] = []
     /// Reused read buffer.

@@ -41,6 +41,9 @@ public final class SyncPeer<Replica: SyncReplica>: Sendable {
     /// Listens on `endpoint` (port 0 picks a free port) and returns the bound endpoint. A host name is
     /// looked up first (which may block), and the first of its addresses that binds is listened on.
     ///
+    /// With ``PeerConfiguration/discovery`` set, the first listener's port is advertised on the LAN and
+    /// discovered peers of the document are dialed (see ``PeerDiscovery``).
+    ///
     /// When the system tears the listener down (iOS does when the app is suspended), the peer listens on
     /// the same address and port again, with backoff (``listeners`` shows it meanwhile), or at once on
     /// ``reconnectNow()``.
@@ -63,6 +66,9 @@ public final class SyncPeer<Replica: SyncReplica>: Sendable {
                         throw error
                     }
                     loop.addListener(socket, address: bound, now: .now)
+                    loop.startDiscovery(port: bound.endpoint.port) { [loop = self.loop] event in
+                        loop.withLock { loop in loop.discovered(event, now: .now) }
+                    }
                     loop.wake()
                     return bound.endpoint
                 } catch {
@@ -79,17 +85,7 @@ public final class SyncPeer<Replica: SyncReplica>: Sendable {
     /// ``PeerConfiguration/connectTimeout``) and tries its addresses, IPv6 and IPv4, in the order the
     /// resolver gives them, each with the connect timeout, until one connects.
     public func connect(to endpoint: Endpoint) {
-        loop.withLock { loop in
-            guard loop.dials[endpoint] == nil, !loop.isStopping else { return }
-            let configuration = loop.configuration
-            loop.dials[endpoint] = PeerLoop.Dial(
-                backoff: Backoff(
-                    initial: configuration.reconnectInitialDelay, maximum: configuration.reconnectMaximumDelay),
-                refusalBackoff: Backoff(
-                    initial: configuration.refusalInitialDelay, maximum: configuration.refusalMaximumDelay),
-                nextAttempt: .now, connection: nil)
-            loop.wake()
-        }
+        loop.withLock { loop in loop.addDial(endpoint, discoveredAs: nil, now: .now) }
     }
 
     /// Reconnects at once, for an app returning to the foreground: listens again on every listener the
@@ -173,15 +169,21 @@ public final class SyncPeer<Replica: SyncReplica>: Sendable {
     /// Connections open, authenticated or not.
     public var connectionCount: Int { loop.withLock { $0.connections.count } }
 
-    /// Closes every connection and listener, sends CLOSE to authenticated peers, and ends the loop thread.
+    /// Closes every connection and listener, sends CLOSE to authenticated peers, says goodbye on mDNS
+    /// when discovery runs, and ends the loop thread.
     ///
     /// Call once when done; later calls return at once.
     public func stop() {
-        let wasStopping = loop.withLock { loop in
-            defer { loop.isStopping = true }
+        let (wasStopping, discovery) = loop.withLock { loop in
+            defer {
+                loop.isStopping = true
+                loop.discoveryRunner = nil
+            }
             loop.wake()
-            return loop.isStopping
+            return (loop.isStopping, loop.discoveryRunner)
         }
+        // Outside the lock: the runner's thread may be waiting for it to deliver an event.
+        discovery?.stop()
         if !wasStopping { finished.wait() }
     }
 

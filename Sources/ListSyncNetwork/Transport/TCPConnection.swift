@@ -14,6 +14,8 @@ final class TCPConnection {
     let address: Endpoint?
     /// The endpoint this connection was dialed to, to redial on close; nil when accepted.
     let dial: Endpoint?
+    /// The mDNS instance name of the dialed endpoint, when discovery found it.
+    let discoveredAs: String?
     /// Whether a non-blocking connect is in progress.
     var isConnecting: Bool
     /// When the connect, or once connected the handshake, started.
@@ -35,14 +37,15 @@ final class TCPConnection {
 
     /// A connection over `socket` to `remote` (at `address`, when dialed), started at `now`.
     init(
-        id: ConnectionID, socket: Socket, remote: Endpoint, address: Endpoint?, dial: Endpoint?, isConnecting: Bool,
-        now: ContinuousClock.Instant
+        id: ConnectionID, socket: Socket, remote: Endpoint, address: Endpoint?, dial: Endpoint?,
+        discoveredAs: String? = nil, isConnecting: Bool, now: ContinuousClock.Instant
     ) {
         self.id = id
         self.socket = socket
         self.remote = remote
         self.address = address
         self.dial = dial
+        self.discoveredAs = discoveredAs
         self.isConnecting = isConnecting
         startedAt = now
         lastFrameAt = now

@@ -14,8 +14,8 @@ enum PeerCommand: Command {
     static let interface = CommandInterface(
         name: "syncdemo peer",
         overview: "One replica as a long-running TCP peer, driven by commands on standard input.",
-        usage: "--name <name> [--listen <host:port>] [--connect <host:port>]... [--data <dir>] [--secret-file <file>]\n"
-            + "                     [--document <id>] [--recovery strict|salvage] [--compact-at <size>]",
+        usage: "--name <name> [--listen <host:port>] [--connect <host:port>]... [--discover] [--data <dir>]\n"
+            + "                     [--secret-file <file>] [--document <id>] [--recovery strict|salvage] [--compact-at <size>]",
         options: [
             Option(name: "name", valueName: "name", help: "The replica's name, shown at the prompt and by 'list'."),
             Option(
@@ -24,6 +24,11 @@ enum PeerCommand: Command {
             Option(
                 name: "connect", valueName: "host:port",
                 help: "Dial this peer and redial with backoff whenever the connection drops.", isRepeatable: true),
+            Option(
+                name: "discover", valueName: nil,
+                help: "Advertise this peer on the LAN as --name (multicast DNS, _listsync._tcp) and dial the\n"
+                    + "peers of the same document and secret found there. Without --listen, listens on\n"
+                    + "0.0.0.0 on a free port."),
             Option(
                 name: "data", valueName: "dir",
                 help: "Keep the replica in this directory (created on first use): its identity and rows\n"
@@ -57,6 +62,10 @@ enum PeerCommand: Command {
             EXAMPLE (two terminals):
               syncdemo peer --name phone --listen 127.0.0.1:7001 --data /tmp/phone
               syncdemo peer --name laptop --connect 127.0.0.1:7001
+
+            EXAMPLE (two machines on one LAN, the same --secret-file):
+              syncdemo peer --name kitchen --discover --secret-file secret
+              syncdemo peer --name pantry --discover --secret-file secret
             """)
 
     /// Opens the replica, listens and dials, then reads commands until `quit` or the end of input.
@@ -70,7 +79,10 @@ enum PeerCommand: Command {
             throw arguments.error(
                 "option '--name' cannot hold control characters; \(name.quoted) holds \(scalar.codePoint)")
         }
-        let listen = try arguments.endpoints("listen", dialing: false).first
+        let discover = arguments.flag("discover")
+        let listen =
+            try arguments.endpoints("listen", dialing: false).first
+            ?? (discover ? Endpoint(host: "0.0.0.0", port: 0) : nil)
         let dials = try arguments.endpoints("connect", dialing: true)
         let settings = try DataDirectory.settings(arguments)
         let document = arguments.string("document") ?? "syncdemo"
@@ -88,6 +100,7 @@ enum PeerCommand: Command {
         }
         var configuration = PeerConfiguration(sync: SyncSettings(document: document, secret: secret))
         configuration.reconnectMaximumDelay = .seconds(5)  // a restarted peer is found again within 5 s
+        if discover { configuration.discovery = PeerDiscovery(instanceName: name) }
         let log = PeerLog(output: output)
         configuration.log = { log.write($0) }
         let options = Options(name: name, listen: listen, dials: dials, configuration: configuration, output: output)

@@ -14,7 +14,7 @@ enum PeerHelp {
     static let help =
         ListCommand.help + "\n" + """
             list                            show the rows (pending placeholders marked with …)
-            peers                           show connections: address, dialed or accepted, state, replica
+            peers                           show connections: address, how it was found, state, replica
             connect HOST:PORT               dial a peer and keep the connection open
             disconnect HOST:PORT            stop dialing a peer and close the connection
             status                          replica ID, version vector, rows, placeholders, traffic
@@ -198,7 +198,9 @@ final class PeerSession<Replica: SyncReplica>: Sendable where Replica.Value == E
                 }
             let replica = connection.replica.map { ", replica \($0)" } ?? ""
             let failure = connection.lastError.map { "; last error \($0.code): \($0)" } ?? ""
-            return "\(connection.remote) \(connection.isDialed ? "dialed" : "accepted"), \(state)\(replica)\(failure)"
+            let origin =
+                connection.discoveredAs.map { "found by mDNS (\($0))" } ?? (connection.isDialed ? "dialed" : "accepted")
+            return "\(connection.remote) \(origin), \(state)\(replica)\(failure)"
         }
     }
 

@@ -1,0 +1,58 @@
+import Testing
+
+@testable import ListSyncNetwork
+
+/// The document tag a peer advertises, and the TXT record that carries it with the protocol versions.
+struct DiscoveryTagTests {
+    static let groceries = DiscoveryTag(document: Array("groceries".utf8), secret: DNSPackets.groceriesSecret)
+
+    /// Computed independently with Python: HKDF-SHA256 (RFC 5869 written out with `hmac`) of the secret
+    /// 0...31, no salt, info "ListSync v1 discovery key", 32 bytes; then the first 8 bytes of
+    /// `hmac.new(key, b"listsync discovery tag" + b"groceries", hashlib.sha256)`.
+    @Test func matchesAnIndependentlyComputedVector() {
+        #expect(Self.groceries.description == DNSPackets.groceriesTag)
+        #expect(Self.groceries.bytes.count == 8)
+    }
+
+    @Test func dependsOnTheSecretAndTheDocument() {
+        var otherSecret = DNSPackets.groceriesSecret
+        otherSecret[31] ^= 1
+        #expect(DiscoveryTag(document: Array("groceries".utf8), secret: otherSecret) != Self.groceries)
+        #expect(DiscoveryTag(document: Array("groceries2".utf8), secret: DNSPackets.groceriesSecret) != Self.groceries)
+    }
+
+    @Test func parsesSixteenHexDigits() {
+        #expect(DiscoveryTag(hex: Array(DNSPackets.groceriesTag.uppercased().utf8)) == Self.groceries)
+        for text in ["362115e05088e06", "362115e05088e0670", "362115e05088e06g", "+62115e05088e067", ""] {
+            #expect(DiscoveryTag(hex: Array(text.utf8)) == nil, "\(text)")
+        }
+    }
+
+    @Test func advertisementRoundTripsThroughItsTXTRecord() throws {
+        let advertisement = PeerAdvertisement(versions: 5...7, tag: Self.groceries)
+        let strings = advertisement.txtRecord.strings
+        #expect(strings == ["txtvers=1", "versions=5-7", "tag=\(DNSPackets.groceriesTag)"].map { Array($0.utf8) })
+        #expect(
+            try PeerAdvertisement(txtRecord: TXTRecord(strings: strings + [Array("future=x".utf8)])) == advertisement)
+        #expect(PeerAdvertisement(tag: Self.groceries).versions == SyncProtocol.versions)
+    }
+
+    @Test(arguments: [
+        (["versions=5-5", "tag=362115e05088e067"], PeerAdvertisementError.missingKey("txtvers")),
+        (["txtvers=2", "versions=5-5", "tag=362115e05088e067"], .malformedValue(key: "txtvers")),
+        (["txtvers=1", "tag=362115e05088e067"], .missingKey("versions")),
+        (["txtvers=1", "versions", "tag=362115e05088e067"], .malformedValue(key: "versions")),
+        (["txtvers=1", "versions=5", "tag=362115e05088e067"], .malformedValue(key: "versions")),
+        (["txtvers=1", "versions=6-5", "tag=362115e05088e067"], .malformedValue(key: "versions")),
+        (["txtvers=1", "versions=+5-6", "tag=362115e05088e067"], .malformedValue(key: "versions")),
+        (["txtvers=1", "versions=5-18446744073709551616", "tag=362115e05088e067"], .malformedValue(key: "versions")),
+        (["txtvers=1", "versions=5-6-7", "tag=362115e05088e067"], .malformedValue(key: "versions")),
+        (["txtvers=1", "versions=5-5"], .missingKey("tag")),
+        (["txtvers=1", "versions=5-5", "tag=groceries"], .malformedValue(key: "tag")),
+    ])
+    func malformedAdvertisementsAreRefused(strings: [String], expected: PeerAdvertisementError) {
+        #expect(throws: expected) {
+            try PeerAdvertisement(txtRecord: TXTRecord(strings: strings.map { Array($0.utf8) }))
+        }
+    }
+}

@@ -1,0 +1,76 @@
+#if os(Linux)
+    import Foundation
+    import ListSync
+    import Testing
+
+    @testable import ListSyncNetwork
+
+    /// SyncPeers with discovery on and no typed address, in a network namespace (traffic stays in it):
+    /// peers of one document find and dial each other; one with another secret is not dialed. Skipped,
+    /// with the reason, when not root or a tool is missing.
+    @Suite(
+        .serialized,
+        .enabled(if: AvahiNamespace.missingRequirement == nil, "\(AvahiNamespace.missingRequirement ?? "")"))
+    struct SyncPeerDiscoveryTests {
+        /// A peer of `settings`, advertised as `name` (on a random host name, the default), listening on
+        /// the namespace's address, started in the peer namespace (its threads and sockets stay there).
+        static func start(
+            _ id: UInt64, name: String, settings: SyncSettings, _ recorder: LogRecorder,
+            in namespace: AvahiNamespace
+        ) throws -> ListPeer {
+            var configuration = PeerConfiguration.test(recorder, settings: settings)
+            configuration.discovery = PeerDiscovery(instanceName: name)
+            return try namespace.inPeerNamespace { [configuration] in
+                let peer = try ListPeer(replica: ReplicatedList(replicaID: ReplicaID(id)), configuration: configuration)
+                try peer.listen(on: Endpoint(host: "0.0.0.0", port: 0))
+                return peer
+            }
+        }
+
+        @Test func peersOfADocumentFindEachOtherAndConvergeAndAnotherSecretIsNotDialed() throws {
+            let namespace = AvahiNamespace()
+            defer { namespace.tearDown() }
+            try namespace.setUp(avahi: false)
+            let logs = (0..<3).map { _ in LogRecorder() }
+            let other = SyncSettings(document: "groceries", secret: Array("another secret entirely".utf8))
+            let alpha = try Self.start(1, name: "Alpha", settings: .test, logs[0], in: namespace)
+            defer { alpha.stop() }
+            let beta = try Self.start(2, name: "Beta", settings: .test, logs[1], in: namespace)
+            defer { beta.stop() }
+            let stranger = try Self.start(
+                3, name: "Aardvark", settings: other, logs[2], in: namespace)
+            defer { stranger.stop() }
+
+            alpha.edit { $0.append("milk") }
+            beta.edit { $0.append("eggs") }
+            stranger.edit { $0.append("secret") }
+            let converged = waitUntil(.seconds(15)) {
+                Set(rows(alpha)) == ["milk", "eggs"] && Set(rows(beta)) == ["milk", "eggs"]
+                    && alpha.liveConnectionCount == 1 && beta.liveConnectionCount == 1
+            }
+            for (name, log) in zip(["alpha", "beta", "stranger"], logs) {
+                print("\(name):\n  " + log.lines.joined(separator: "\n  "))
+            }
+            #expect(converged)
+            #expect(rows(alpha) == rows(beta))
+
+            // Alpha (the lower name) dialed Beta, found by mDNS; Beta only accepted.
+            let betaPort = try #require(beta.listeners.first).endpoint.port
+            let dialed = alpha.connections.filter(\.isDialed)
+            #expect(dialed.map(\.discoveredAs) == ["Beta"])
+            #expect(dialed.map(\.remote) == [Endpoint(host: "10.77.0.2", port: betaPort)])
+            #expect(dialed.first?.state == .live)
+            #expect(beta.connections.map(\.isDialed) == [false])
+
+            // The stranger's tag differs: nobody dials it, it dials nobody, nothing was refused.
+            #expect(stranger.connections.isEmpty)
+            #expect(!logs[2].contains("found by mDNS"))
+            #expect(!logs[0].contains("Aardvark") && !logs[1].contains("Aardvark"))
+            #expect(rows(stranger) == ["secret"])
+            for peer in [alpha, beta] {
+                #expect(peer.connections.count == 1)
+                #expect(peer.statistics.connectionsAuthenticated == 1)
+            }
+        }
+    }
+#endif
