@@ -21,9 +21,8 @@ extension Socket {
     /// Sets a socket option whose value is a C struct or a number of another width than `Int32`.
     func setOption<Value>(level: Int32, name: Int32, value: Value, label: String) throws(SocketError) {
         let descriptor = descriptor
-        var value = value
         try syscall("setsockopt(\(label))") {
-            setsockopt(descriptor, level, name, &value, socklen_t(MemoryLayout<Value>.size))
+            withUnsafeBytes(of: value) { setsockopt(descriptor, level, name, $0.baseAddress, socklen_t($0.count)) }
         }
     }
 
