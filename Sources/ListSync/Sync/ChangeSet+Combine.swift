@@ -16,7 +16,7 @@ extension ChangeSet {
     public init(combining changeSets: some Sequence<ChangeSet>) {
         var combination = Combination()
         for changes in changeSets { combination.add(changes) }
-        self = combination.combined
+        self = combination.combined()
     }
 
     /// ``init(combining:)`` one change set at a time, so that a caller decoding many (a log being
@@ -51,12 +51,10 @@ extension ChangeSet {
             }
         }
 
-        /// The one change set whose merge has the effect of merging every one added, in turn.
+        /// The one change set whose merge has the effect of merging every one added, in turn. Consuming:
+        /// the arrays are edited in place, not copied.
         /// - Complexity: O(k log k) for k distinct rows.
-        package var combined: ChangeSet {
-            var updates = updates
-            var payloads = payloads
-            var fields = fields
+        package consuming func combined() -> ChangeSet {
             for offset in updates.indices where updates[offset].deletion.isSet {
                 // A deleted row is a tombstone whatever else happened to it.
                 updates[offset] = RowUpdate(id: updates[offset].id, deletion: updates[offset].deletion)

@@ -150,8 +150,9 @@ struct Recovery<Element: Codable & Sendable> {
         lastReplayed = nil
         replayedBytes = 0
         let next = try replaySegments(into: list, from: firstSegment, replica: replica)
-        let combined = combination?.combined ?? ChangeSet()
-        combination = nil
+        let replayed = combination ?? ChangeSet.Combination()
+        combination = nil  // so that `replayed` holds the only copy, edited in place
+        let combined = replayed.combined()
         do {
             try list.merge(combined)
             return next
