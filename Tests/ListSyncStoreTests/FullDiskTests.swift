@@ -97,6 +97,33 @@ struct FullDiskTests {
         #expect(row.flatMap { row in store.read { $0.index(forRow: row) } } == 1, "the load commits where it was")
     }
 
+    /// The undo history is the one before a change that failed: an undo that could not be logged can be
+    /// tried again, and the edits before it can still be undone (before, the rebuilt list had no history).
+    @Test(arguments: ["edit", "undo", "merge"])
+    func theUndoHistoryBeforeAFailedChangeIsKept(failing: String) throws {
+        let directory = try TemporaryDirectory()
+        let faults = FileFaults()
+        let store = try Self.store(in: directory, faults: faults)
+        let peer = try ReplicatedList<String>(snapshot: store.read { $0.snapshot() })
+        peer.append("from the peer")
+        try store.update { list in list.enableUndo() }
+        try store.update { list in list.move(from: 0, to: 2) }
+        try store.update { list in list.remove(at: 0) }
+        faults.fail("write", errno: ENOSPC, times: 1)
+        #expect(throws: StoreError.self) {
+            switch failing {
+            case "edit": try store.update { list in list.append("Barbara") }
+            case "undo": try store.update { list in list.undo() }
+            default: try store.merge(peer.changes(since: store.read { $0.versionVector }))
+            }
+        }
+        #expect(store.read { $0.map(\.value) } == ["Edsger", "Ada"])
+        try store.update { list in list.undo() }
+        try store.update { list in list.undo() }
+        #expect(store.read { $0.map(\.value) } == ["Ada", "Grace", "Edsger"])
+        #expect(!store.read { $0.canUndo } && store.read { $0.canRedo })
+    }
+
     @Test func mergeThatCouldNotBeLoggedIsNotApplied() throws {
         let directory = try TemporaryDirectory()
         let faults = FileFaults()

@@ -6,7 +6,9 @@ extension ReplicatedList {
     /// - Complexity: O(log n)
     @inlinable @discardableResult
     public func insert(_ value: Element, at index: Int) -> ListChange {
-        store(core.insertRows(count: 1, at: index)) { _ in value }
+        let change = store(core.insertRows(count: 1, at: index)) { _ in value }
+        if recordsUndo { noteUndoStep(undoStep(inserted: index..<(index + 1)), after: change) }
+        return change
     }
 
     /// Inserts `newValues` as a block of new rows starting at `index`, in order.
@@ -14,7 +16,9 @@ extension ReplicatedList {
     @inlinable @discardableResult
     public func insert<C: Collection>(contentsOf newValues: C, at index: Int) -> ListChange where C.Element == Element {
         let elements = Array(newValues)
-        return store(core.insertRows(count: elements.count, at: index)) { elements[$0] }
+        let change = store(core.insertRows(count: elements.count, at: index)) { elements[$0] }
+        if recordsUndo { noteUndoStep(undoStep(inserted: index..<(index + elements.count)), after: change) }
+        return change
     }
 
     /// Appends `value` as a new row at the end.
@@ -32,7 +36,11 @@ extension ReplicatedList {
     /// - Complexity: O(k log n) for k rows.
     @inlinable @discardableResult
     public func move(fromOffsets source: IndexSet, toOffset destination: Int) -> ListChange {
-        recorded(core.moveRows(at: Self.offsets(source), to: destination))
+        let offsets = Self.offsets(source)
+        let step = recordsUndo ? undoStep(moving: offsets) : nil
+        let change = recorded(core.moveRows(at: offsets, to: destination))
+        if let step { noteUndoStep(step, after: change) }
+        return change
     }
 
     /// Moves the row at `source` so that it ends up at `destination` in the new rows, as a table view
@@ -41,20 +49,32 @@ extension ReplicatedList {
     /// - Complexity: O(log n)
     @inlinable @discardableResult
     public func move(from source: Int, to destination: Int) -> ListChange {
-        recorded(core.moveRow(from: source, to: destination))
+        let step = recordsUndo ? undoStep(moving: CompactArray(single: source)) : nil
+        let change = recorded(core.moveRow(from: source, to: destination))
+        if let step { noteUndoStep(step, after: change) }
+        return change
     }
 
     /// Deletes the row at `index`.
     @inlinable @discardableResult
     public func remove(at index: Int) -> ListChange {
-        store(core.removeRows(at: CompactArray(single: index))) { _ in nil }
+        remove(offsets: CompactArray(single: index))
     }
 
     /// Deletes the rows at `offsets`.
     /// - Complexity: O(k log n) for k rows.
     @inlinable @discardableResult
     public func remove(atOffsets offsets: IndexSet) -> ListChange {
-        store(core.removeRows(at: Self.offsets(offsets))) { _ in nil }
+        remove(offsets: Self.offsets(offsets))
+    }
+
+    /// Deletes the rows at `offsets` (ascending, unique).
+    @inlinable
+    func remove(offsets: CompactArray<Int>) -> ListChange {
+        let step = recordsUndo ? undoStep(removing: offsets) : nil
+        let change = store(core.removeRows(at: offsets)) { _ in nil }
+        if let step { noteUndoStep(step, after: change) }
+        return change
     }
 
     /// Replaces the value of the row at `index`.
@@ -67,8 +87,15 @@ extension ReplicatedList {
     /// - Complexity: O(log n), plus O(b) for a struct's b bytes
     @inlinable @discardableResult
     public func updateValue(_ value: Element, at index: Int) -> ListChange {
-        if Self.hasFields, let change = updateFields(value, at: index) { return change }
-        return store(core.updateRow(at: index)) { _ in value }
+        let step = recordsUndo ? undoStep(editing: index) : nil
+        let change: ListChange
+        if Self.hasFields, let fields = updateFields(value, at: index) {
+            change = fields
+        } else {
+            change = store(core.updateRow(at: index)) { _ in value }
+        }
+        if let step { noteUndoStep(step, after: change) }
+        return change
     }
 
     /// Edits the value of the row at `index` in place, as in `list.modifyValue(at: 2) { $0.done = true }`.

@@ -23,7 +23,9 @@ extension ReplicatedList {
         showing provisionalValues: [Element], at index: Int
     ) -> (ids: [PlaceholderID], change: ListChange) {
         let (ids, change) = core.insertPlaceholders(count: provisionalValues.count, at: index)
-        return (ids, store(change) { provisionalValues[$0] })
+        let stored = store(change) { provisionalValues[$0] }
+        if recordsUndo { noteUndoStep(.inserted(ids.map(ItemID.placeholder)), after: stored) }
+        return (ids, stored)
     }
 
     /// The index of placeholder `id`, or nil when it is no longer pending.
@@ -50,6 +52,7 @@ extension ReplicatedList {
     ) throws(PlaceholderError) -> (row: RowID, change: ListChange) {
         guard canEdit else { throw .cannotEdit(id) }
         guard let (row, change) = core.commitPlaceholder(id) else { throw .notPending(id) }
+        if recordsUndo { noteUndoCommit(id, as: row) }
         return (row, store(change) { _ in value })
     }
 
@@ -61,33 +64,6 @@ extension ReplicatedList {
     public func removePlaceholder(_ id: PlaceholderID) throws(PlaceholderError) -> ListChange {
         guard let change = core.removePlaceholder(id) else { throw .notPending(id) }
         return store(change) { _ in nil }
-    }
-}
-
-/// Keeping pending placeholders across a rebuild of the list (a store that rolls back a change it could
-/// not log rebuilds the list from its files, which hold no placeholders).
-extension ReplicatedList {
-    /// A pending placeholder as a rebuilt list needs it back.
-    package struct PendingPlaceholder {
-        let id: PlaceholderID
-        let key: PositionKey
-        let value: Element
-    }
-
-    /// The pending placeholders, with their keys and provisional values.
-    /// - Complexity: O(p) for p placeholders.
-    package var pendingPlaceholders: [PendingPlaceholder] {
-        core.rows.placeholders.map { id, slot in
-            PendingPlaceholder(id: id, key: core.rows[slot].key, value: value(inSlot: slot))
-        }
-    }
-
-    /// Puts `placeholders`, taken from a list with the same rows, back where they were, with their IDs.
-    /// - Complexity: O(p log n) for p placeholders.
-    package func restore(_ placeholders: [PendingPlaceholder]) {
-        for placeholder in placeholders {
-            _ = store(core.restorePlaceholder(placeholder.id, key: placeholder.key)) { _ in placeholder.value }
-        }
     }
 }
 

@@ -22,7 +22,10 @@ extension ReplicatedList {
     ) rethrows -> (result: Result, change: ListChange) {
         let outer = transactionChange
         transactionChange = ListChange()
+        let groupsUndo = recordsUndo  // the outermost transaction is one user action to undo
+        if groupsUndo { undoHistory!.beginTransaction() }
         defer {
+            if groupsUndo { undoHistory!.endTransaction() }
             let inner = transactionChange ?? ListChange()
             transactionChange = outer.map { $0.followed(by: inner) }
         }

@@ -37,6 +37,11 @@ public final class ReplicatedList<Element: Codable & Sendable> {
     /// The combined batch of the open ``transaction(_:)``'s changes so far; nil outside one. Skips the
     /// exclusivity check for the reason above: only ``recorded(_:)`` and `transaction` access it.
     @usableFromInline @exclusivity(unchecked) var transactionChange: ListChange?
+    /// The undo and redo stacks, once ``enableUndo(limit:)`` was called.
+    var undoHistory: UndoHistory<Element>?
+    /// Whether local edits are recorded for undo (``undoHistory`` is set): one test per edit. Skips the
+    /// exclusivity check for the reason above.
+    @usableFromInline @exclusivity(unchecked) var recordsUndo = false
 
     /// Creates an empty replica.
     /// - Parameter replicaID: this replica's identity; random by default. Never give two live replicas

@@ -60,7 +60,8 @@ public final class DurableReplica<Element: Codable & Sendable>: Sendable {
     /// change is returned, so the change may be sent to peers at once even under ``CommitPolicy/batched(_:)``.
     /// - Throws: ``StoreError/noSpace(_:)`` or ``StoreError/ioError(_:)`` when the change could not be
     ///   logged: it is then not applied either (the list is rebuilt from the files, and the placeholders
-    ///   pending before `body` are put back as they were), and the store goes on working.
+    ///   pending and the undo history before `body` are put back as they were), and the store goes on
+    ///   working.
     /// - Complexity: the edits', plus O(n) for n rows to extract the change set (and O(n) to
     ///   rebuild the list when the change could not be logged).
     @discardableResult
@@ -69,13 +70,13 @@ public final class DurableReplica<Element: Codable & Sendable>: Sendable {
             if let failure = state.failure { throw failure }
             var before = state.list.versionVector
             before[state.list.replicaID] = state.list.nextOperationCounter - 1
-            let pending = state.list.pendingPlaceholders
+            let local = state.list.localState
             let change = state.list.transaction(body).change
             let changes = state.list.changes(since: before)
             guard !changes.isEmpty else {
                 return Commit(change: change, changes: changes, ticket: DurabilityTicket(sequence: state.appended))
             }
-            let ticket = try log(.localChange(changes.encoded()), &state, keeping: pending)
+            let ticket = try log(.localChange(changes.encoded()), &state, keeping: local)
             return Commit(change: change, changes: changes, ticket: ticket)
         }
     }
@@ -88,7 +89,7 @@ public final class DurableReplica<Element: Codable & Sendable>: Sendable {
     public func merge(_ changes: ChangeSet) throws(StoreError) -> Commit {
         try state.withLock { state throws(StoreError) in
             if let failure = state.failure { throw failure }
-            let pending = state.list.pendingPlaceholders
+            let local = state.list.localState
             let change: ListChange
             do throws(MergeError) {
                 change = try state.list.merge(changes)
@@ -98,7 +99,7 @@ public final class DurableReplica<Element: Codable & Sendable>: Sendable {
             guard !changes.isEmpty else {
                 return Commit(change: change, changes: changes, ticket: DurabilityTicket(sequence: state.appended))
             }
-            let ticket = try log(.mergedChanges(changes.encoded()), &state, keeping: pending)
+            let ticket = try log(.mergedChanges(changes.encoded()), &state, keeping: local)
             return Commit(change: change, changes: changes, ticket: ticket)
         }
     }
@@ -111,10 +112,10 @@ public final class DurableReplica<Element: Codable & Sendable>: Sendable {
 
     /// Logs `record`, the change just applied to the list, and makes it durable as the commit policy
     /// says; when it cannot, rolls the change back (``rollBack(_:to:after:keeping:)``, putting back
-    /// `pending`, the placeholders pending before the change) and throws.
+    /// `local`, the placeholders and undo history the list had before the change) and throws.
     private func log(
         _ record: LogRecord, _ state: inout ReplicaState<Element>,
-        keeping pending: [ReplicatedList<Element>.PendingPlaceholder]
+        keeping local: ReplicatedList<Element>.LocalState
     ) throws(StoreError) -> DurabilityTicket {
         let mark = state.mark
         let ticket: DurabilityTicket
@@ -128,7 +129,7 @@ public final class DurableReplica<Element: Codable & Sendable>: Sendable {
                 if reserved { try state.sync() } else { scheduleGroupCommit(&state, after: interval) }
             }
         } catch {
-            throw rollBack(&state, to: mark, after: error, keeping: pending)
+            throw rollBack(&state, to: mark, after: error, keeping: local)
         }
         compactIfLong(&state)
         return ticket
@@ -136,13 +137,13 @@ public final class DurableReplica<Element: Codable & Sendable>: Sendable {
 
     /// Undoes a change whose record could not be logged: cuts the log back to `mark` durably, then
     /// rebuilds the list from the files, so memory holds exactly what they hold, with the placeholders
-    /// `pending` before the change put back, so the list is as it was before it. Returns the error to
-    /// throw: ``StoreError/noSpace(_:)``, ``StoreError/ioError(_:)`` or ``StoreError/system(_:)`` when
+    /// and undo history it had before the change (`local`) put back, so the list is as it was before it.
+    /// Returns the error to throw: ``StoreError/noSpace(_:)``, ``StoreError/ioError(_:)`` or ``StoreError/system(_:)`` when
     /// the store goes on; ``StoreError/uncertain(_:)`` when it had to stop (the cut failed, or a failed
     /// fsync may have lost earlier records not yet durable).
     private func rollBack(
         _ state: inout ReplicaState<Element>, to mark: ReplicaState<Element>.Mark, after error: SystemError,
-        keeping pending: [ReplicatedList<Element>.PendingPlaceholder]
+        keeping local: ReplicatedList<Element>.LocalState
     ) -> StoreError {
         let cause = error
         var failure = StoreError.failedWrite(cause)
@@ -160,7 +161,7 @@ public final class DurableReplica<Element: Codable & Sendable>: Sendable {
         do throws(StoreError) {
             let list = try Recovery<Element>.reload(directory: directory, replica: replicaID, options: options)
             list.reserveOperationCounters(from: Swift.max(counters, list.nextOperationCounter))
-            list.restore(pending)
+            list.restore(local)
             state.list = list
         } catch {
             options.log?("ListSyncStore: rebuilding the list after \(cause) failed: \(error)")

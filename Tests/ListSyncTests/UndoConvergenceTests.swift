@@ -1,0 +1,173 @@
+import Foundation
+import TestSupport
+import Testing
+
+@testable import ListSync
+
+/// Randomized undo and redo among concurrent edits: three replicas insert, move, delete, edit, drop
+/// placeholders and undo and redo, on a few hot rows, while change sets are delayed, reordered,
+/// duplicated and lost to partitions. Every undo and redo may change only what its own replica wrote
+/// last (it deletes only its own rows, moves only rows whose position it set last, edits only values it
+/// wrote last), and once healed and synced every replica shows the same rows.
+struct UndoConvergenceTests {
+    @Test(arguments: RunSize.seeds("LISTSYNC_UNDO_SEEDS", quick: 8, long: 200))
+    func undoNeverTouchesOtherReplicasWorkAndReplicasConverge(seed: UInt64) throws {
+        announceSeed(seed, of: "undoNeverTouchesOtherReplicasWorkAndReplicasConverge", replay: "LISTSYNC_UNDO_SEEDS")
+        var run = UndoRun(seed: seed)
+        for _ in 0..<RunSize.count("LISTSYNC_UNDO_STEPS", quick: 400, long: 2000) { try run.step() }
+        try run.finish()
+        let first = run.replicas[0]
+        for replica in run.replicas {
+            replica._checkInvariants()
+            #expect(replica.map(\.id) == first.map(\.id), "seed \(seed)")
+            #expect(replica.map(\.value) == first.map(\.value), "seed \(seed)")
+        }
+        #expect(run.undoCount > 0 && run.redoCount > 0, "seed \(seed): the run undid and redid nothing")
+        #expect(run.violations.isEmpty, "seed \(seed): \(run.violations.prefix(3))")
+    }
+}
+
+/// A seeded run: replicas with undo, the messages in flight, a partition, and what undos did wrong.
+private struct UndoRun {
+    private struct Message {
+        let to: Int
+        let bytes: [UInt8]
+    }
+
+    /// A visible row's registers as an undo may find them: its position stamp and value version.
+    private struct Registers {
+        let position: Stamp
+        let value: Stamp
+    }
+
+    let replicas: [ReplicatedList<String>]
+    private(set) var violations: [String] = []
+    private(set) var undoCount = 0
+    private(set) var redoCount = 0
+    private var random: SplitMix64
+    private var inFlight: [Message] = []
+    private var partition: Set<Int>?
+    private var counter = 0
+
+    init(seed: UInt64) {
+        random = SplitMix64(seed: seed)
+        replicas = (0..<3).map { ReplicatedList<String>(replicaID: ReplicaID(UInt64($0) + 1)) }
+        for list in replicas { list.enableUndo(limit: 20) }
+    }
+
+    private mutating func below(_ bound: Int) -> Int { Int(random.next() % UInt64(bound)) }
+
+    /// A confirmed row's index, among the first few (hot rows, so that replicas meet on them), or nil.
+    private mutating func hotRow(of list: ReplicatedList<String>) -> Int? {
+        let rows = list.indices.prefix(6).filter { list[$0].rowID != nil }
+        return rows.isEmpty ? nil : rows[below(rows.count)]
+    }
+
+    private mutating func newValue(_ replica: Int) -> String {
+        counter += 1
+        return "r\(replica)-\(counter)"
+    }
+
+    mutating func step() throws {
+        let index = below(replicas.count)
+        let list = replicas[index]
+        switch below(16) {
+        case 0, 1:
+            let values = (0...below(2)).map { _ in newValue(index) }
+            list.insert(contentsOf: values, at: below(list.count + 1))
+        case 2:
+            guard let at = hotRow(of: list) else { break }
+            list.move(fromOffsets: [at], toOffset: below(list.count + 1))
+        case 3:
+            guard let at = hotRow(of: list) else { break }
+            list.updateValue(newValue(index), at: at)
+        case 4:
+            guard let at = hotRow(of: list), below(2) == 0 else { break }
+            list.remove(at: at)
+        case 5:
+            list.transaction { list in
+                list.insertPlaceholders(showing: ["loading"], at: below(list.count + 1))
+                if let at = hotRow(of: list) { list.move(fromOffsets: [at], toOffset: 0) }
+            }
+        case 6:
+            guard let id = list.lazy.compactMap(\.id.placeholderID).first else { break }
+            if below(3) == 0 {
+                try list.removePlaceholder(id)
+            } else {
+                _ = try list.commitPlaceholder(id, value: newValue(index))
+            }
+        case 7, 8, 9:
+            try reverse(on: index, redoing: below(3) == 0)
+        case 10:
+            if partition == nil && below(8) == 0 {
+                partition = Set((0..<replicas.count).filter { _ in below(2) == 0 })
+            } else if partition != nil && below(4) == 0 {
+                partition = nil
+            }
+        default:
+            let to = below(replicas.count)
+            if to != index && partition.map({ $0.contains(index) == $0.contains(to) }) ?? true {
+                let bytes = list.changes(since: replicas[to].versionVector).encoded()
+                inFlight.append(Message(to: to, bytes: bytes))
+                if below(5) == 0 { inFlight.append(Message(to: to, bytes: bytes)) }  // duplicated
+            }
+            if !inFlight.isEmpty {
+                let message = inFlight.remove(at: below(inFlight.count))  // reordered
+                if below(20) != 0 { try deliver(message) }  // else lost
+            }
+        }
+        list._checkInvariants()
+    }
+
+    /// Undoes or redoes on replica `index`, and notes every register it changed that its replica did not
+    /// write last.
+    private mutating func reverse(on index: Int, redoing: Bool) throws {
+        let list = replicas[index]
+        let replica = list.replicaID
+        var before: [RowID: Registers] = [:]
+        for offset in list.indices {
+            guard let row = list[offset].rowID else { continue }
+            before[row] = Registers(
+                position: list.core.record(at: offset).positionStamp, value: list.valueVersion(ofRow: row)!)
+        }
+        let result = redoing ? list.redo() : list.undo()
+        if result.change.isEmpty && result.skipped.isEmpty { return }
+        if redoing { redoCount += 1 } else { undoCount += 1 }
+        for (row, old) in before {
+            guard let offset = list.index(forRow: row) else {
+                if row.replica != replica { violations.append("\(replica) deleted \(row) of another replica") }
+                continue
+            }
+            if list.core.record(at: offset).positionStamp != old.position && old.position.dot.replica != replica {
+                violations.append("\(replica) moved \(row), last moved by \(old.position.dot.replica)")
+            }
+            if list.valueVersion(ofRow: row) != old.value && old.value.dot.replica != replica {
+                violations.append("\(replica) edited \(row), last edited by \(old.value.dot.replica)")
+            }
+        }
+    }
+
+    private func deliver(_ message: Message) throws {
+        let target = replicas[message.to]
+        try target.merge(ChangeSet(decoding: message.bytes))
+        target._checkInvariants()
+    }
+
+    /// Withdraws pending placeholders, heals the partition, delivers what is in flight, and syncs every
+    /// pair until nothing is missing.
+    mutating func finish() throws {
+        for list in replicas {
+            while let id = list.lazy.compactMap(\.id.placeholderID).first { try list.removePlaceholder(id) }
+        }
+        partition = nil
+        for message in inFlight { try deliver(message) }
+        inFlight = []
+        for _ in 0..<2 {
+            for a in replicas {
+                for b in replicas where a !== b {
+                    try b.merge(ChangeSet(decoding: a.changes(since: b.versionVector).encoded()))
+                }
+            }
+        }
+    }
+}
