@@ -33,6 +33,7 @@ final class LoopbackCluster: Cluster {
         do throws(SocketError) {
             for index in names.indices {
                 let replica = ReplicatedList<Entry>(replicaID: replicaIDs?[index] ?? .random())
+                replica.enableUndo()
                 let peer = try SyncPeer(replica: replica, configuration: configuration)
                 peers.append(peer)
                 endpoints.append(try peer.listen(on: .loopbackIPv4()))

@@ -56,6 +56,7 @@ final class MemoryCluster: Cluster {
         precondition(names.count == replicaIDs.count, "one replica ID per name")
         self.names = names
         replicas = replicaIDs.map { ReplicatedList(replicaID: $0) }
+        for replica in replicas { replica.enableUndo() }
         self.faults = faults
         generator = SplitMix64(seed: seed)
         groups = [Array(names.indices)]

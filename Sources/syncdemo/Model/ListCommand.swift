@@ -22,9 +22,13 @@ enum ListCommand: Equatable {
     case check([RowReference], done: Bool)
     /// `drop INDEX NAME... [--phone P] [--delay D] [--fail]`: an external drop of contacts as vCards.
     case drop(ContactDrop)
+    /// `undo`: undoes this replica's last command, as far as other replicas' work allows.
+    case undo
+    /// `redo`: redoes the last command undone.
+    case redo
 
     /// The command words this enum parses, for help and dispatch.
-    static let verbs = ["add", "insert", "move", "delete", "edit", "check", "uncheck", "drop"]
+    static let verbs = ["add", "insert", "move", "delete", "edit", "check", "uncheck", "drop", "undo", "redo"]
 
     /// One line per command, for `help`.
     static let help = """
@@ -41,6 +45,10 @@ enum ListCommand: Equatable {
                                         drop contacts from another app as vCards; each shows a pending
                                         placeholder until its load ends after D (0 to 1h, default 0s); --fail
                                         makes the loads fail, withdrawing the placeholders
+        undo                            undo this replica's last command (never another replica's work: a row
+                                        moved or edited elsewhere since is left as it is, and said so; a
+                                        deleted row comes back as a copy)
+        redo                            redo the last command undone
         ROW is an index (0, 1, ...) or a row's text without ✓ (an index when several rows read the same);
         ROWS is ROW[,ROW...]. Row texts cannot hold control characters (tabs, escapes).
         """
@@ -80,7 +88,7 @@ enum ListCommand: Equatable {
         case .add(let texts), .insert(let texts, _): texts
         case .edit(_, let text): [text]
         case .drop(let drop): drop.names + (drop.phone.map { [$0] } ?? [])
-        case .move, .delete, .check: []
+        case .move, .delete, .check, .undo, .redo: []
         }
     }
 
@@ -114,6 +122,9 @@ enum ListCommand: Equatable {
         case "check", "uncheck":
             guard arguments.count == 1 else { throw usage("ROWS (several rows separated by commas)") }
             return .check(references(arguments[0]), done: verb == "check")
+        case "undo", "redo":
+            guard arguments.isEmpty else { throw CommandError("usage: \(verb) (it takes no arguments)") }
+            return verb == "undo" ? .undo : .redo
         default:
             return .drop(try ContactDrop(parsing: arguments))
         }
@@ -198,18 +209,39 @@ struct LoadFailure: Error, CustomStringConvertible {
     var description: String { "loading \(name) failed" }
 }
 
+/// What a ``ListCommand`` did.
+struct CommandOutcome {
+    /// The batch.
+    var change = ListChange()
+    /// The loads a drop left pending.
+    var loads: [DropResult<Entry>.PendingLoad] = []
+    /// What the user should know about how the command ran (a block that kept its order, rows an undo left).
+    var notes: [String] = []
+}
+
 extension ReplicatedList where Element == Entry {
-    /// Runs `command` and returns its batch and the loads a drop left pending.
+    /// Runs `command` and returns its batch, the loads a drop left pending and notes on how it ran.
     /// - Throws: ``CommandError`` for a row that does not exist or an index out of range; nothing changed.
-    func run(_ command: ListCommand) throws(CommandError) -> (
-        change: ListChange, loads: [DropResult<Entry>.PendingLoad]
-    ) {
+    func run(_ command: ListCommand) throws(CommandError) -> CommandOutcome {
+        let note = moveOrderNote(command)
+        var outcome = try perform(command)
+        if let note { outcome.notes.insert(note, at: 0) }
+        return outcome
+    }
+
+    private func perform(_ command: ListCommand) throws(CommandError) -> CommandOutcome {
         switch command {
+        case .undo:
+            guard canUndo else { return CommandOutcome(notes: ["nothing to undo"]) }
+            return reversalOutcome(undo())
+        case .redo:
+            guard canRedo else { return CommandOutcome(notes: ["nothing to redo"]) }
+            return reversalOutcome(redo())
         case .add(let texts):
-            return (append(contentsOf: texts.map { Entry($0) }), [])
+            return CommandOutcome(change: append(contentsOf: texts.map { Entry($0) }))
         case .insert(let texts, let index):
             try checkGap(index)
-            return (insert(contentsOf: texts.map { Entry($0) }, at: index), [])
+            return CommandOutcome(change: insert(contentsOf: texts.map { Entry($0) }, at: index))
         case .move(let references, let destination):
             let offsets = try resolve(references)
             let remaining = indices.filter { !offsets.contains($0) }
@@ -223,17 +255,17 @@ extension ReplicatedList where Element == Entry {
                 }
                 target = index
             }
-            return (move(fromOffsets: offsets, toOffset: target < remaining.count ? remaining[target] : count), [])
+            return CommandOutcome(change: move(fromOffsets: offsets, toOffset: target < remaining.count ? remaining[target] : count))
         case .delete(let references):
-            return (remove(atOffsets: try resolve(references)), [])
+            return CommandOutcome(change: remove(atOffsets: try resolve(references)))
         case .edit(let reference, let text):
-            return (modifyValue(at: try resolve(reference)) { $0.text = text }, [])
+            return CommandOutcome(change: modifyValue(at: try resolve(reference)) { $0.text = text })
         case .check(let references, let done):
             let offsets = try resolve(references)
             let (_, change) = transaction { list in
                 for index in offsets { list.modifyValue(at: index) { $0.done = done } }
             }
-            return (change, [])
+            return CommandOutcome(change: change)
         case .drop(let drop):
             try checkGap(drop.index)
             let items = drop.items()
@@ -241,11 +273,27 @@ extension ReplicatedList where Element == Entry {
             let proposal = dropProposal(for: items, at: .gap(drop.index), policy: policy)
             do {
                 let result = try performDrop(items, proposal: proposal, policy: policy)
-                return (result.change, result.pendingLoads)
+                return CommandOutcome(change: result.change, loads: result.pendingLoads)
             } catch {
                 throw CommandError("drop: \(error)")
             }
         }
+    }
+
+    /// An undo's or redo's batch, with a note for each row it left as it is.
+    private func reversalOutcome(_ result: UndoResult) -> CommandOutcome {
+        var notes: [String] = []
+        for skip in result.skipped {
+            guard let text = self[row: skip.row]?.value.text.quoted else { continue }
+            switch skip.reason {
+            case .deleted: continue
+            case .movedSince: notes.append("left \(text) where it is: another replica moved it since")
+            case .editedSince: notes.append("left \(text) as it reads: another replica edited it since")
+            }
+        }
+        let deleted = result.skipped.count { $0.reason == .deleted }
+        if deleted > 0 { notes.append("\(deleted == 1 ? "a row" : "\(deleted) rows") it would change was deleted meanwhile") }
+        return CommandOutcome(change: result.change, notes: notes)
     }
 
     /// The offsets of `references`; each must name a distinct confirmed row.
@@ -289,7 +337,7 @@ extension ReplicatedList where Element == Entry {
 
     /// When `command` moves rows it names in an order other than their list order, a note that they
     /// keep their list order (`the rows keep their list order: 'Oslo', 'Rome'`); else nil.
-    func moveOrderNote(_ command: ListCommand) -> String? {
+    private func moveOrderNote(_ command: ListCommand) -> String? {
         guard case .move(let references, _) = command, let offsets = try? references.map({ try resolve($0) }),
             offsets != offsets.sorted()
         else { return nil }

@@ -51,6 +51,7 @@ enum DataDirectory {
         let options = StoreOptions(recovery: settings.recovery, compactionThreshold: settings.compactionThreshold)
         do {
             let store = try DurableReplica<Entry>(directory: directory, options: options)
+            try store.update { $0.enableUndo() }  // records nothing: the history is this run's
             let report = store.recoveryReport
             let rows = store.read { $0.count }
             let records = counted(report.recordsReplayed, "log record")

@@ -105,7 +105,9 @@ enum PeerCommand: Command {
         configuration.log = { log.write($0) }
         let options = Options(name: name, listen: listen, dials: dials, configuration: configuration, output: output)
         if let store { return try serve(store, store: store, options) }
-        return try serve(ReplicatedList(replicaID: .random()), store: nil, options)
+        let list = ReplicatedList<Entry>(replicaID: .random())
+        list.enableUndo()
+        return try serve(list, store: nil, options)
     }
 
     /// What ``serve(_:store:_:)`` needs besides the replica.

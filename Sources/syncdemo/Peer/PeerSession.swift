@@ -154,14 +154,12 @@ final class PeerSession<Replica: SyncReplica>: Sendable where Replica.Value == E
     /// Applies a list command through the peer (logged before it returns when durable), starts the
     /// loads a drop left pending, and says what changed.
     private func edit(_ command: ListCommand) throws -> String {
-        let (change, pending, note) = try peer.edit { list in
-            let note = list.moveOrderNote(command)
-            let (change, pending) = try list.run(command)
-            return (change, pending, note)
+        let outcome = try peer.edit { list in try list.run(command) }
+        for load in outcome.loads { finishInBackground(load) }
+        guard outcome.loads.isEmpty else {
+            return "ok: \(counted(outcome.loads.count, "pending placeholder")) inserted; loading…"
         }
-        for load in pending { finishInBackground(load) }
-        guard !pending.isEmpty else { return "ok: \(change.summary)" + (note.map { "; \($0)" } ?? "") }
-        return "ok: \(counted(pending.count, "pending placeholder")) inserted; loading…"
+        return "ok: \(outcome.change.summary)" + outcome.notes.map { "; \($0)" }.joined()
     }
 
     /// Loads a dropped item in a task, then commits or withdraws its placeholder and announces it.

@@ -39,9 +39,11 @@ final class ScenarioRunner {
     private func perform(_ action: Scenario.Action) throws(CommandError) {
         switch action {
         case .edit(let replica, let command):
-            let pending = cluster.edit(replica) { list in Result { () throws(CommandError) in try list.run(command) } }
+            let result = cluster.edit(replica) { list in Result { () throws(CommandError) in try list.run(command) } }
             do throws(CommandError) {
-                for load in try pending.get().loads { loads.start(load, on: replica) }
+                let outcome = try result.get()
+                for note in outcome.notes { Console.print("  \(cluster.names[replica]): \(note)") }
+                for load in outcome.loads { loads.start(load, on: replica) }
             } catch {
                 throw CommandError("\(cluster.names[replica]): \(error.message)")
             }
