@@ -255,7 +255,8 @@ extension ReplicatedList where Element == Entry {
                 }
                 target = index
             }
-            return CommandOutcome(change: move(fromOffsets: offsets, toOffset: target < remaining.count ? remaining[target] : count))
+            return CommandOutcome(
+                change: move(fromOffsets: offsets, toOffset: target < remaining.count ? remaining[target] : count))
         case .delete(let references):
             return CommandOutcome(change: remove(atOffsets: try resolve(references)))
         case .edit(let reference, let text):
@@ -292,7 +293,9 @@ extension ReplicatedList where Element == Entry {
             }
         }
         let deleted = result.skipped.count { $0.reason == .deleted }
-        if deleted > 0 { notes.append("\(deleted == 1 ? "a row" : "\(deleted) rows") it would change was deleted meanwhile") }
+        if deleted > 0 {
+            notes.append("\(deleted == 1 ? "a row" : "\(deleted) rows") it would change was deleted meanwhile")
+        }
         return CommandOutcome(change: result.change, notes: notes)
     }
 
