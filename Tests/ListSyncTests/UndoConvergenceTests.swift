@@ -34,10 +34,13 @@ private struct UndoRun {
         let bytes: [UInt8]
     }
 
-    /// A visible row's registers as an undo may find them: its position stamp and value version.
+    /// A visible row's registers as an undo may find them: its position stamp and value version, and
+    /// whether its key ties with a neighbour's (two replicas allocated it at once): any local edit that
+    /// lands in such a tie re-keys the rows after it, keeping their order, as the core always does.
     private struct Registers {
         let position: Stamp
         let value: Stamp
+        let tied: Bool
     }
 
     let replicas: [ReplicatedList<String>]
@@ -125,10 +128,14 @@ private struct UndoRun {
         let list = replicas[index]
         let replica = list.replicaID
         var before: [RowID: Registers] = [:]
+        let keys = list.indices.map { list.positionKey(at: $0) }
         for offset in list.indices {
             guard let row = list[offset].rowID else { continue }
+            let tied =
+                (offset > 0 && keys[offset - 1] == keys[offset])
+                || (offset + 1 < keys.count && keys[offset + 1] == keys[offset])
             before[row] = Registers(
-                position: list.core.record(at: offset).positionStamp, value: list.valueVersion(ofRow: row)!)
+                position: list.core.record(at: offset).positionStamp, value: list.valueVersion(ofRow: row)!, tied: tied)
         }
         let result = redoing ? list.redo() : list.undo()
         if result.change.isEmpty && result.skipped.isEmpty { return }
@@ -138,7 +145,9 @@ private struct UndoRun {
                 if row.replica != replica { violations.append("\(replica) deleted \(row) of another replica") }
                 continue
             }
-            if list.core.record(at: offset).positionStamp != old.position && old.position.dot.replica != replica {
+            if list.core.record(at: offset).positionStamp != old.position && old.position.dot.replica != replica
+                && !old.tied
+            {
                 violations.append("\(replica) moved \(row), last moved by \(old.position.dot.replica)")
             }
             if list.valueVersion(ofRow: row) != old.value && old.value.dot.replica != replica {
