@@ -1,4 +1,4 @@
-/// Why bytes could not be decoded as a change set or snapshot, and where (byte offset).
+/// Why bytes could not be decoded as a change set, a snapshot or presence updates, and where (byte offset).
 public enum BinaryDecodingError: Error, Hashable, Sendable {
     /// The bytes end before the value at `offset` is complete.
     case truncated(offset: Int)
@@ -29,4 +29,7 @@ public enum BinaryDecodingError: Error, Hashable, Sendable {
     case trailingBytes(offset: Int)
     /// The field value at `offset` is not one JSON value without surrounding white space.
     case invalidFieldValue(offset: Int)
+    /// The count or length at `offset` is above the limit of what it counts (``Presence/Limits``,
+    /// ``PresenceTable/maximumPeerCount``).
+    case limitExceeded(offset: Int)
 }
