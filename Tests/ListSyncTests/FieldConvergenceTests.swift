@@ -72,21 +72,15 @@ private struct FieldOracle {
 /// A seeded run: replicas, the messages in flight, a partition, and the oracle.
 private struct FieldRun {
     typealias Item = FieldConvergenceTests.Item
-    private struct Message {
-        let to: Int
-        let bytes: [UInt8]
-    }
-
-    let replicas: [ReplicatedList<Item>]
+    private var network: LossyExchange<Item>
+    var replicas: [ReplicatedList<Item>] { network.replicas }
     var oracle = FieldOracle()
     private var random: SplitMix64
-    private var inFlight: [Message] = []
-    private var partition: Set<Int>?
     private var counter = 0
 
     init(seed: UInt64, replicaCount: Int) {
         random = SplitMix64(seed: seed)
-        replicas = (0..<replicaCount).map { ReplicatedList<Item>(replicaID: ReplicaID(UInt64($0) + 1)) }
+        network = LossyExchange((0..<replicaCount).map { ReplicatedList<Item>(replicaID: ReplicaID(UInt64($0) + 1)) })
     }
 
     private mutating func below(_ bound: Int) -> Int { Int(random.next() % UInt64(bound)) }
@@ -142,43 +136,15 @@ private struct FieldRun {
             oracle.deleted.insert(list[at].rowID!)
             list.remove(at: at)
         case 7:
-            if partition == nil && below(10) == 0 {
-                partition = Set((0..<replicas.count).filter { _ in below(2) == 0 })
-            } else if partition != nil && below(5) == 0 {
-                partition = nil
-            }
+            network.changePartition(startOdds: 10, healOdds: 5, using: &random)
         default:
-            let to = below(replicas.count)
-            if to != index && partition.map({ $0.contains(index) == $0.contains(to) }) ?? true {
-                let bytes = list.changes(since: replicas[to].versionVector).encoded()
-                inFlight.append(Message(to: to, bytes: bytes))
-                if below(5) == 0 { inFlight.append(Message(to: to, bytes: bytes)) }  // duplicated
-            }
-            if !inFlight.isEmpty {
-                let message = inFlight.remove(at: below(inFlight.count))  // reordered
-                if below(20) != 0 { try deliver(message) }  // else lost
-            }
+            try network.exchange(from: index, using: &random)
         }
         list._checkInvariants()
     }
 
-    private func deliver(_ message: Message) throws {
-        let target = replicas[message.to]
-        try target.merge(ChangeSet(decoding: message.bytes))
-        target._checkInvariants()
-    }
-
     /// Heals the partition, delivers what is in flight, and syncs every pair until nothing is missing.
     mutating func finish() throws {
-        partition = nil
-        for message in inFlight { try deliver(message) }
-        inFlight = []
-        for _ in 0..<2 {
-            for a in replicas {
-                for b in replicas where a !== b {
-                    try b.merge(ChangeSet(decoding: a.changes(since: b.versionVector).encoded()))
-                }
-            }
-        }
+        try network.settle()
     }
 }

@@ -29,11 +29,6 @@ struct UndoConvergenceTests {
 
 /// A seeded run: replicas with undo, the messages in flight, a partition, and what undos did wrong.
 private struct UndoRun {
-    private struct Message {
-        let to: Int
-        let bytes: [UInt8]
-    }
-
     /// A visible row's registers as an undo may find them: its position stamp and value version, and
     /// whether its key ties with a neighbour's (two replicas allocated it at once): any local edit that
     /// lands in such a tie re-keys the rows after it, keeping their order, as the core always does.
@@ -43,18 +38,17 @@ private struct UndoRun {
         let tied: Bool
     }
 
-    let replicas: [ReplicatedList<String>]
+    private var network: LossyExchange<String>
+    var replicas: [ReplicatedList<String>] { network.replicas }
     private(set) var violations: [String] = []
     private(set) var undoCount = 0
     private(set) var redoCount = 0
     private var random: SplitMix64
-    private var inFlight: [Message] = []
-    private var partition: Set<Int>?
     private var counter = 0
 
     init(seed: UInt64) {
         random = SplitMix64(seed: seed)
-        replicas = (0..<3).map { ReplicatedList<String>(replicaID: ReplicaID(UInt64($0) + 1)) }
+        network = LossyExchange((0..<3).map { ReplicatedList<String>(replicaID: ReplicaID(UInt64($0) + 1)) })
         for list in replicas { list.enableUndo(limit: 20) }
     }
 
@@ -88,8 +82,8 @@ private struct UndoRun {
             guard let at = hotRow(of: list), below(2) == 0 else { break }
             list.remove(at: at)
         case 5:
-            list.transaction { list in
-                list.insertPlaceholders(showing: ["loading"], at: below(list.count + 1))
+            _ = list.transaction { list in
+                _ = list.insertPlaceholders(showing: ["loading"], at: below(list.count + 1))
                 if let at = hotRow(of: list) { list.move(fromOffsets: [at], toOffset: 0) }
             }
         case 6:
@@ -102,22 +96,9 @@ private struct UndoRun {
         case 7, 8, 9:
             try reverse(on: index, redoing: below(3) == 0)
         case 10:
-            if partition == nil && below(8) == 0 {
-                partition = Set((0..<replicas.count).filter { _ in below(2) == 0 })
-            } else if partition != nil && below(4) == 0 {
-                partition = nil
-            }
+            network.changePartition(startOdds: 8, healOdds: 4, using: &random)
         default:
-            let to = below(replicas.count)
-            if to != index && partition.map({ $0.contains(index) == $0.contains(to) }) ?? true {
-                let bytes = list.changes(since: replicas[to].versionVector).encoded()
-                inFlight.append(Message(to: to, bytes: bytes))
-                if below(5) == 0 { inFlight.append(Message(to: to, bytes: bytes)) }  // duplicated
-            }
-            if !inFlight.isEmpty {
-                let message = inFlight.remove(at: below(inFlight.count))  // reordered
-                if below(20) != 0 { try deliver(message) }  // else lost
-            }
+            try network.exchange(from: index, using: &random)
         }
         list._checkInvariants()
     }
@@ -156,27 +137,12 @@ private struct UndoRun {
         }
     }
 
-    private func deliver(_ message: Message) throws {
-        let target = replicas[message.to]
-        try target.merge(ChangeSet(decoding: message.bytes))
-        target._checkInvariants()
-    }
-
     /// Withdraws pending placeholders, heals the partition, delivers what is in flight, and syncs every
     /// pair until nothing is missing.
     mutating func finish() throws {
         for list in replicas {
             while let id = list.lazy.compactMap(\.id.placeholderID).first { try list.removePlaceholder(id) }
         }
-        partition = nil
-        for message in inFlight { try deliver(message) }
-        inFlight = []
-        for _ in 0..<2 {
-            for a in replicas {
-                for b in replicas where a !== b {
-                    try b.merge(ChangeSet(decoding: a.changes(since: b.versionVector).encoded()))
-                }
-            }
-        }
+        try network.settle()
     }
 }

@@ -182,7 +182,7 @@ struct UndoTests {
     @Test func aTransactionIsOneActionAndItsUndoOneBatch() throws {
         let list = list(["a", "b", "c"])
         let before = list.map(\.value)
-        list.transaction { list in
+        _ = list.transaction { list in
             list.append("d")
             list.move(from: 3, to: 0)
             list.remove(at: 2)
@@ -236,7 +236,7 @@ struct UndoTests {
     @Test func anUndoInsideATransactionIsNotPartOfItsAction() throws {
         let list = list(["a"])
         list.append("b")
-        list.transaction { list in
+        _ = list.transaction { list in
             list.append("c")
             list.undo()  // undoes the earlier append of b, not c
         }
