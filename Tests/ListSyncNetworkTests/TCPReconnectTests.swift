@@ -22,7 +22,7 @@ struct TCPReconnectTests {
         let server = try makePeer(1, recorder)
         defer { server.stop() }
         server.edit { $0.append("milk") }
-        let endpoint = try server.listen(on: .loopbackIPv4())
+        let endpoint = try server.listen(on: reservedLoopbackEndpoint())
         let descriptor = try #require(server.listenerDescriptors.first)
         #expect(shutdown(descriptor, Int32(SHUT_RDWR)) == 0)
         #expect(waitUntil { recorder.contains("listening again on \(endpoint)") }, "\(recorder.lines)")
@@ -44,7 +44,7 @@ struct TCPReconnectTests {
             $0.reconnectMaximumDelay = .seconds(60)
         }
         defer { server.stop() }
-        let endpoint = try server.listen(on: .loopbackIPv4())
+        let endpoint = try server.listen(on: reservedLoopbackEndpoint())
         let descriptor = try #require(server.listenerDescriptors.first)
         // Another socket takes the port (SO_REUSEADDR lets it bind while the old one is still open).
         let squatter = try Socket(family: AF_INET)
@@ -69,14 +69,13 @@ struct TCPReconnectTests {
     /// A dial waiting out a long backoff (its peer was down) connects at once on
     /// ``SyncPeer/reconnectNow()``, once the peer is back.
     @Test func reconnectNowRedialsAPeerWhoseBackoffIsLong() throws {
-        let port = try freePort()
+        let endpoint = try reservedLoopbackEndpoint()
         let recorder = LogRecorder()
         let client = try makePeer(2, recorder) {
             $0.reconnectInitialDelay = .seconds(60)
             $0.reconnectMaximumDelay = .seconds(120)
         }
         defer { client.stop() }
-        let endpoint = Endpoint.loopbackIPv4(port: port)
         client.connect(to: endpoint)
         try #require(
             waitUntil {
@@ -89,13 +88,5 @@ struct TCPReconnectTests {
         try server.listen(on: endpoint)
         client.reconnectNow()
         #expect(waitUntil(.seconds(5)) { rows(client) == ["eggs"] }, "\(recorder.lines)")
-    }
-
-    /// A port no socket listens on (just freed).
-    private func freePort() throws -> UInt16 {
-        let address = try Endpoint.loopbackIPv4().addresses()[0]
-        let socket = try Socket(family: address.family)
-        defer { socket.close() }
-        return try socket.bindAndListen(on: address).port
     }
 }

@@ -121,9 +121,7 @@ struct TCPSyncTests {
     /// The dialer keeps retrying with backoff until the listener appears, then syncs.
     @Test func dialerRetriesUntilTheListenerAppears() async throws {
         let recorder = LogRecorder()
-        let placeholder = try makePeer(3)
-        let endpoint = try placeholder.listen(on: .loopbackIPv4())
-        placeholder.stop()
+        let endpoint = try reservedLoopbackEndpoint()
         let dialer = try makePeer(1, recorder)
         defer { dialer.stop() }
         dialer.edit { $0.append("queued while offline") }

@@ -47,6 +47,27 @@ func makePeer(_ id: UInt64, _ recorder: LogRecorder? = nil, settings: SyncSettin
     try ListPeer(replica: ReplicatedList(replicaID: ReplicaID(id)), configuration: .test(recorder, settings: settings))
 }
 
+/// The next port handed to ``reservedLoopbackEndpoint()``.
+private let nextReservedPort = Mutex<UInt16>(UInt16(20_000 + getpid() % 8_000))
+
+/// A loopback endpoint whose port no socket uses now and that no other test in this process gets, for a
+/// test that frees a port and listens on it again (a listener that goes down and comes back, a dialer
+/// that waits for its peer). The port lies below the system's ephemeral range (32768-60999 on Linux,
+/// 49152-65535 on Apple platforms), which `bind` to port 0 and `connect` draw from; with a port from that
+/// range, another test listening on port 0 or dialing out could take it while it is free.
+func reservedLoopbackEndpoint() throws -> Endpoint {
+    while true {
+        let port = nextReservedPort.withLock { port in
+            defer { port = port < 31_999 ? port + 1 : 20_000 }
+            return port
+        }
+        let address = try Endpoint.loopbackIPv4(port: port).addresses()[0]
+        let socket = try Socket(family: address.family)
+        defer { socket.close() }
+        if (try? socket.bindAndListen(on: address)) != nil { return .loopbackIPv4(port: port) }
+    }
+}
+
 /// A peer's rows.
 func rows(_ peer: ListPeer) -> [String] { peer.read { $0.map(\.value) } }
 
