@@ -136,8 +136,8 @@ struct HandshakeTests {
     @Test func unknownVersionIsRejected() {
         var pair = NodePair()
         var hello = pair.takeFromInitiator()
-        hello.replaceSubrange(9...10, with: [7, 6])  // after the length prefix, type and magic
-        #expect(throws: SyncError.unsupportedVersion(offered: 6...7, supported: SyncProtocol.versions)) {
+        hello.replaceSubrange(9...10, with: [8, 7])  // after the length prefix, type and magic
+        #expect(throws: SyncError.unsupportedVersion(offered: 7...8, supported: SyncProtocol.versions)) {
             try pair.responder.receive(hello, on: NodePair.responderConnection)
         }
     }

@@ -61,7 +61,7 @@ struct TCPFaultTests {
     static let rawCases: [Case] = {
         let futureHello = SyncMessage.hello(
             Hello(
-                versions: 6...6, replica: ReplicaID(7), nonce: Array(repeating: 1, count: 32),
+                versions: 7...7, replica: ReplicaID(7), nonce: Array(repeating: 1, count: 32),
                 document: Array("groceries".utf8))
         ).encoded()
         return [

@@ -33,3 +33,17 @@ public enum BinaryDecodingError: Error, Hashable, Sendable {
     /// ``PresenceTable/maximumPeerCount``).
     case limitExceeded(offset: Int)
 }
+
+extension BinaryDecodingError {
+    /// The byte offset at fault, for the errors that name one.
+    public var offset: Int? {
+        switch self {
+        case .truncated(let offset), .malformedVarint(let offset), .countTooLarge(let offset),
+            .indexOutOfRange(let offset), .invalidPositionKey(let offset), .invalidUTF8(let offset),
+            .notCanonical(let offset), .invalidStamp(let offset), .invalidFlags(let offset),
+            .trailingBytes(let offset), .invalidFieldValue(let offset), .limitExceeded(let offset):
+            offset
+        case .badMagic, .unsupportedVersion, .wrongKind: nil
+        }
+    }
+}

@@ -92,6 +92,12 @@ public struct Presence: Hashable, Sendable {
         return nil
     }
 
+    /// Checks that the presence is within ``Limits``.
+    /// - Throws: ``PresenceError/beyondLimits(_:)`` naming the first limit exceeded.
+    public func validate() throws(PresenceError) {
+        if let limitExceeded { throw .beyondLimits(limitExceeded) }
+    }
+
     /// This presence without the rows `isShown` rejects (rows deleted or hidden): they leave the
     /// selection and the drag, a hover on such a row is cleared, and a pending drop after one moves to
     /// the top. A drag left with no rows ends.

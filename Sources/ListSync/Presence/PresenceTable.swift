@@ -68,6 +68,9 @@ public struct PresenceTable: Sendable {
         entries.values.map(\.heard).min().map { $0 + timeout }
     }
 
+    /// The latest update of `replica` held, its departure included, if any.
+    public func update(of replica: ReplicaID) -> Update? { entries[replica]?.update }
+
     /// The latest update of every peer held, departures included (what a new connection is told).
     public var updates: [Update] {
         entries.values.map(\.update).sorted { $0.replica < $1.replica }

@@ -35,6 +35,8 @@ struct SecureChannel {
     private var transcript: [[UInt8]] = []
     /// Complete frames consumed so far (a transport's liveness signal: bytes alone may be a slowloris).
     private(set) var framesReceived = 0
+    /// The protocol version both sides use, once the peer's HELLO arrived: the highest both speak.
+    private(set) var version: UInt64?
     /// Handshake bytes waiting to be sent.
     private(set) var pendingHandshakeBytes: [UInt8] = []
     /// The initiator's sending cipher once it rejected the responder's proof: the responder sent that
@@ -130,6 +132,8 @@ struct SecureChannel {
         case (.awaitingHello, .hello(let peer)):
             guard peer.document == settings.document else { throw .wrongDocument }
             guard peer.replica != hello.replica else { throw .selfConnection }
+            // HELLO decoding refused ranges that do not meet ours.
+            version = SyncProtocol.highestCommonVersion(with: peer.versions)
             if role == .responder {
                 sendHandshake(.hello(hello))
                 transcript.insert(body, at: 0)

@@ -8,7 +8,9 @@ import ListSyncCrypto
 /// error or end of stream. The node runs the handshake, sends each peer what it lacks after their version
 /// vectors are exchanged, streams local changes live, relays what peers send to the other peers once, and
 /// bounds each connection's queue (Protocol.md section 2.7). Every change to the rows, a local edit
-/// or a merge, is posted to ``changeFeed`` as it happens. It does no I/O and reads no clock.
+/// or a merge, is posted to ``changeFeed`` as it happens; the peers' presence is exchanged beside the
+/// changes and posted to ``presenceFeed`` (``setPresence(_:wallClockMilliseconds:now:)``). It does no
+/// I/O and reads no clock: the transport gives the time with ``tickPresence(now:)``.
 /// Not thread-safe: keep it inside one actor or lock.
 public final class SyncNode<Replica: SyncReplica> {
     /// The replica being synced.
@@ -19,8 +21,12 @@ public final class SyncNode<Replica: SyncReplica> {
     public private(set) var statistics = SyncStatistics()
     /// Every change to the replica's rows made through this node, local or merged, in order.
     public let changeFeed = ChangeFeed<Replica.Value>()
+    /// Every change of the other peers' presences, whole (``presences``).
+    public let presenceFeed = PresenceFeed()
     /// Open connections.
-    private var sessions: [ConnectionID: SyncSession] = [:]
+    var sessions: [ConnectionID: SyncSession] = [:]
+    /// The other peers' presence and this peer's own.
+    var presence = PresenceState()
     /// The version vector before the first local edit not streamed yet (nil when all are streamed).
     private var unpublishedSince: VersionVector?
 
@@ -94,6 +100,7 @@ public final class SyncNode<Replica: SyncReplica> {
                 statistics.connectionsAuthenticated += 1
                 session.peer = peer
                 session.enqueue(.vector(replica.versionVector))
+                startPresence(on: session)
                 authenticatedPeer = peer
             case .message(let message):
                 try handle(message, from: session, id: id)
@@ -107,7 +114,7 @@ public final class SyncNode<Replica: SyncReplica> {
         guard let session = sessions[id] else { return false }
         if !session.channel.pendingHandshakeBytes.isEmpty { return true }
         guard session.channel.isAuthenticated else { return false }
-        return session.hasQueuedMessages || session.ackPending
+        return session.hasQueuedMessages || session.ackPending || !session.pendingPresence.isEmpty
             || (session.isLive && (session.needsResync || unpublishedSince != nil))
     }
 
@@ -164,7 +171,7 @@ public final class SyncNode<Replica: SyncReplica> {
     }
 
     /// The most bytes of a change set that one frame this side sends carries (type byte and tag aside).
-    private var frameBudget: Int { settings.maximumFrameByteCount - 1 - ChaChaPoly.tagByteCount }
+    var frameBudget: Int { settings.maximumFrameByteCount - 1 - ChaChaPoly.tagByteCount }
 
     /// `changes` encoded in parts that each fit one frame (a part of a single larger row travels in pieces).
     private func encodedParts(of changes: ChangeSet) -> [[UInt8]] {
@@ -199,6 +206,12 @@ public final class SyncNode<Replica: SyncReplica> {
                 session.completeChangeSet(bytes, limit: settings.maximumChangeSetByteCount), from: session, id: id)
         case .heartbeat:
             break
+        case .presence(let updates):
+            guard session.speaksPresence else {
+                throw .unexpectedMessage(type: message.type.rawValue, phase: "speaking version 5")
+            }
+            guard session.isLive else { throw .unexpectedMessage(type: message.type.rawValue, phase: "before VECTOR") }
+            receivePresence(updates, from: id)
         case .hello, .auth, .close:
             throw .unexpectedMessage(type: message.type.rawValue, phase: "established")
         }
@@ -262,9 +275,16 @@ public final class SyncNode<Replica: SyncReplica> {
         statistics.changeSetsSent += 1
     }
 
-    /// The next message for a session: queued ones and the catch-up, then a due resync, then a due ACK.
+    /// The next message for a session: pending presence once VECTOR went (unless a change set is going
+    /// in pieces), queued messages and the catch-up, then a due resync, then a due ACK.
     private func nextMessage(for session: SyncSession) -> SyncMessage? {
-        if let message = session.nextMessage(budget: frameBudget) { return message }
+        if session.hasSentVector && !session.isSendingPieces, let message = nextPresenceMessage(for: session) {
+            return message
+        }
+        if let message = session.nextMessage(budget: frameBudget) {
+            if case .vector = message { session.hasSentVector = true }
+            return message
+        }
         if session.isLive && session.needsResync {
             session.needsResync = false
             let missing = replica.changes(since: session.peerVector)

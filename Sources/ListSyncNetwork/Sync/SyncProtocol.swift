@@ -1,11 +1,14 @@
 /// Constants of the wire protocol that every peer must agree on (Protocol.md section 2).
 public enum SyncProtocol {
     /// The protocol versions this implementation speaks. Peers use the highest version both speak
-    /// (Protocol.md section 2.9); version 5 is the first whose HELLO carries a range.
-    public static let versions: ClosedRange<UInt64> = 5...5
+    /// (Protocol.md section 2.9); version 5 is the first whose HELLO carries a range, version 6 adds
+    /// PRESENCE.
+    public static let versions: ClosedRange<UInt64> = 5...6
     /// The first version whose HELLO carries a range of versions; an earlier HELLO names one version
     /// and continues in a layout this implementation does not read.
     static let firstVersionWithRange: UInt64 = 5
+    /// The first version with PRESENCE; it is sent only on connections that agreed on it or later.
+    static let firstVersionWithPresence: UInt64 = 6
 
     /// The highest version both this implementation and a peer offering `offered` speak, if any.
     static func highestCommonVersion(with offered: ClosedRange<UInt64>) -> UInt64? {

@@ -10,6 +10,11 @@ final class SyncSession {
     var peer: ReplicaID?
     /// The latest version vector the peer reported (VECTOR, then ACKs).
     var peerVector = VersionVector()
+    /// The peers whose latest presence update is still to be sent (the update itself is looked up when
+    /// sent, so each peer's latest goes once however often it changed meanwhile).
+    var pendingPresence: Set<ReplicaID> = []
+    /// Whether this side's VECTOR was sent: PRESENCE goes only after it (VECTOR is the first sealed frame).
+    var hasSentVector = false
     /// Messages waiting to be sealed, oldest first, from `head` on.
     private var outbox: [SyncMessage] = []
     /// Index of the oldest message of `outbox` not sent yet.
@@ -61,6 +66,12 @@ final class SyncSession {
         outgoingPieces = (bytes, 0)
         return nextMessage(budget: budget)
     }
+
+    /// Whether the peer speaks PRESENCE: the handshake agreed on version 6 or later.
+    var speaksPresence: Bool { (channel.version ?? 0) >= SyncProtocol.firstVersionWithPresence }
+
+    /// Whether a change set is being sent in pieces (nothing else may be sent until it ends).
+    var isSendingPieces: Bool { outgoingPieces != nil }
 
     /// Whether a change set is being received in pieces (only PIECE or CHANGES may come next).
     var isReceivingPieces: Bool { !incomingPieces.isEmpty }

@@ -86,10 +86,15 @@ extension PeerLoop {
         return RetryPolicy(error) != .linkFailure
     }
 
-    /// Closes every connection and listener (on stop).
+    /// Closes every connection and listener (on stop), after telling the peers that speak presence that
+    /// this peer left, as far as their sockets take it at once.
     func shutDown(now: ContinuousClock.Instant) {
         dials.removeAll()
         discoveryDialer = nil
+        if node.hasPresence {
+            try? node.setPresence(nil, wallClockMilliseconds: 0, now: now)
+            for id in connections.keys.sorted() { pump(id, now: now) }
+        }
         for connection in connections.values { close(connection, because: .shuttingDown, now: now) }
         for listener in listeners { listener.socket?.close() }
         listeners.removeAll()

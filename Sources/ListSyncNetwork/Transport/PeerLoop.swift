@@ -98,6 +98,7 @@ final class PeerLoop<Replica: SyncReplica> {
         self.configuration = configuration
         self.wakePipe = wakePipe
         resolver = NameResolver(wakePipe: wakePipe, lookUp: configuration.lookUp)
+        node.tickPresence(now: .now)
     }
 
     /// Interrupts `poll` so that queued work is done now; does nothing once stopping (the pipe may be closed).
@@ -140,6 +141,7 @@ final class PeerLoop<Replica: SyncReplica> {
             }
         }
         node.publishLocalChanges()
+        node.tickPresence(now: now)
         for id in connections.keys.sorted() { pump(id, now: now) }
         checkTimers(now: now)
         checkListeners(now: now)

@@ -151,6 +151,38 @@ public final class SyncPeer<Replica: SyncReplica>: Sendable {
         loop.withLock { loop in loop.node.replica.read { list in loop.node.changeFeed.subscribe(from: list) } }
     }
 
+    /// Shows `presence` (a name, a selection, a drag) to every connected peer, and to those that
+    /// connect later, until it changes or the peer stops; nil stops showing it. The peers see it within
+    /// a round trip; it is never stored or merged into the list.
+    ///
+    /// Peers forget a presence that was not renewed for 30 s; this peer renews its own every 15 s while
+    /// it runs, and says goodbye on ``stop()``. Only peers of protocol version 6 or later take part.
+    /// - Throws: ``PresenceError/beyondLimits(_:)`` when `presence` exceeds ``Presence/Limits``;
+    ///   nothing changed then.
+    public func setPresence(_ presence: Presence?) throws(PresenceError) {
+        let milliseconds = UInt64(max(0, Date().timeIntervalSince1970 * 1000))
+        try loop.withLock { loop throws(PresenceError) in
+            try loop.node.setPresence(presence, wallClockMilliseconds: milliseconds, now: .now)
+            loop.wake()
+        }
+    }
+
+    /// The presences of the other peers present now, by replica, without rows this replica does not
+    /// show (deleted, or not arrived yet).
+    public var presences: [ReplicaID: Presence] { loop.withLock { $0.node.presences } }
+
+    /// The other peers' presences now and each time they change, whole (a consumer that falls behind
+    /// gets the latest only); ends when the peer stops.
+    ///
+    /// ```swift
+    /// Task { @MainActor in
+    ///     for await presences in peer.presenceUpdates() { model.presences = presences }
+    /// }
+    /// ```
+    public func presenceUpdates() -> AsyncStream<[ReplicaID: Presence]> {
+        loop.withLock { loop in loop.node.presenceFeed.subscribe(current: loop.node.presences) }
+    }
+
     /// Counters of the sync core.
     public var statistics: SyncStatistics { loop.withLock { $0.node.statistics } }
 
@@ -203,6 +235,7 @@ public final class SyncPeer<Replica: SyncReplica>: Sendable {
             loop.shutDown(now: .now)
             loop.wakePipe.close()
             loop.node.changeFeed.finish()
+            loop.node.presenceFeed.finish()
         }
         finished.signal()
     }

@@ -16,4 +16,6 @@ enum MessageType: UInt8, Sendable {
     case heartbeat = 0x13
     /// Encrypted: the next bytes of a change set too big for one frame; a CHANGES ends it.
     case piece = 0x14
+    /// Encrypted, version 6 on: presence updates of peers (``PresenceTable/Update``).
+    case presence = 0x15
 }

@@ -19,6 +19,8 @@ enum SyncMessage: Hashable, Sendable {
     /// The next bytes of a change set too big for one frame: the PIECEs and the CHANGES after them,
     /// concatenated, are the change set.
     case piece([UInt8])
+    /// The latest presence updates the sender knows of some peers, itself included (version 6 on).
+    case presence([PresenceTable.Update])
 
     /// The longest CLOSE reason, in bytes.
     static let maximumReasonByteCount = 255
@@ -34,6 +36,7 @@ enum SyncMessage: Hashable, Sendable {
         case .ack: .ack
         case .heartbeat: .heartbeat
         case .piece: .piece
+        case .presence: .presence
         }
     }
 
@@ -60,6 +63,8 @@ enum SyncMessage: Hashable, Sendable {
             writer.write(contentsOf: bytes)
         case .heartbeat:
             break
+        case .presence(let updates):
+            writer.write(contentsOf: PresenceTable.Update.encode(updates))
         }
         return writer.bytes
     }
@@ -112,6 +117,13 @@ enum SyncMessage: Hashable, Sendable {
             return
         case .heartbeat:
             self = .heartbeat
+        case .presence:
+            do {
+                self = .presence(try PresenceTable.Update.decode(Array(reader.remaining)))
+            } catch {
+                throw reader.malformed("presence: \(error)", at: reader.offset + (error.offset ?? 0))
+            }
+            return
         }
         try reader.expectEnd()
     }

@@ -1,7 +1,7 @@
 /// What a ListSync peer says about itself in its TXT record: the protocol versions it speaks and its
 /// document's ``DiscoveryTag``, nothing an outsider can use.
 ///
-/// The record is `txtvers=1` (RFC 6763 section 6.7), `versions=LOW-HIGH` (decimal, as in `versions=5-5`)
+/// The record is `txtvers=1` (RFC 6763 section 6.7), `versions=LOW-HIGH` (decimal, as in `versions=5-6`)
 /// and `tag=` followed by the tag's 16 hexadecimal digits. Other keys are ignored, for later versions.
 struct PeerAdvertisement: Hashable, Sendable {
     /// The version of this TXT record's layout (its `txtvers`) that this implementation reads and writes.
