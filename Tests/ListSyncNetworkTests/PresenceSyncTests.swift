@@ -104,7 +104,7 @@ struct PresenceSyncTests {
         network.runUntilQuiet()
         let old = try #require(network.nodes[0].presence.own)
         try Self.set(nil, on: network, 0)
-        #expect(!network.nodes[0].hasPresence)
+        #expect(network.nodes[0].ownPresence == nil)
         network.runUntilQuiet()
         for node in network.nodes { #expect(node.presences.isEmpty) }
         network.nodes[2].receivePresence([old], from: ConnectionID(99))

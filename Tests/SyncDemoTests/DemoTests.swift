@@ -36,7 +36,7 @@ import Testing
         #expect(narrative.count > 30)
         for line in narrative { #expect(line.count <= 80, "\(line.count) columns: \(line)") }
         // Wrapped between words: a step title over 80 columns continues indented under its text.
-        let title = try #require(lines.firstIndex { $0.hasPrefix("5. The tablet selects Paris, Cairo and Rome") })
+        let title = try #require(lines.firstIndex { $0.hasPrefix("6. The tablet selects Paris, Cairo and Rome") })
         #expect(lines[title + 1].hasPrefix("   ") && !lines[title + 1].hasPrefix("    "))
         #expect(lines[title].last != " " && !lines[title + 1].dropFirst(3).hasPrefix(" "))
         let words = (lines[title] + " " + lines[title + 1].dropFirst(3)).split(separator: " ")

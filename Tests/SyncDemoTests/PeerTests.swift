@@ -75,6 +75,37 @@ import Testing
         #expect(try laptop.finish() == 0)
     }
 
+    /// `name` and `select` show this peer to the others: `peers` says who is here and what they select,
+    /// and `list` marks the rows they select; a bad row or an overlong name changes nothing.
+    @Test func namesAndSelectionsShowOnThePeersListsAndPeersReport() throws {
+        let phone = try peer("phone", ["--listen", "127.0.0.1:0"])
+        let laptop = try peer("laptop", ["--connect", "127.0.0.1:\(try phone.listeningPort())"])
+        _ = try laptop.ask("add Paris Rome Tokyo", replyStartingWith: "ok: 3 inserted")
+        try expectConverged(phone, laptop, on: ["Paris", "Rome", "Tokyo"])
+        _ = try laptop.ask("select Paris,Tokyo", replyStartingWith: "ok: 2 rows selected")
+        _ = try laptop.wait("be shown on the phone") {
+            (try? phone.rows()) == ["Paris ◂ laptop", "Rome", "Tokyo ◂ laptop"] ? () : nil
+        }
+        _ = try laptop.ask("name \"Ana's laptop\"", replyStartingWith: "ok: named 'Ana's laptop'")
+        let here = try phone.wait("report the laptop's new name") {
+            let offset = phone.output.count
+            try? phone.send("peers")
+            Thread.sleep(forTimeInterval: 0.1)
+            return phone.output.dropFirst(offset).split(separator: "\n").first {
+                $0.hasPrefix("here: ") && $0.contains("Ana's laptop")
+            }.map(String.init)
+        }
+        #expect(here.hasSuffix(": 'Ana's laptop' selects 'Paris', 'Tokyo'"), "\(here)")
+        try laptop.send("select Lima")
+        try laptop.waitForError(containing: "'select Lima': no row reads 'Lima'")
+        try laptop.send("name " + String(repeating: "n", count: 65))
+        try laptop.waitForError(containing: "the name has 65 bytes of UTF-8, more than 64; nothing changed")
+        _ = try laptop.ask("select none", replyStartingWith: "ok: nothing selected")
+        _ = try laptop.wait("be cleared on the phone") { (try? phone.rows()) == ["Paris", "Rome", "Tokyo"] ? () : nil }
+        #expect(try phone.finish() == 0)
+        #expect(try laptop.finish() == 1)  // two commands failed
+    }
+
     @Test func announcementsOfAPeersChangesNameTheRows() throws {
         let phone = try peer("phone", ["--listen", "127.0.0.1:0"])
         let laptop = try peer("laptop", ["--connect", "127.0.0.1:\(try phone.listeningPort())"])

@@ -23,8 +23,8 @@ extension SyncNode {
         replica.read { list in presence.table.presences { list.index(forRow: $0) != nil } }
     }
 
-    /// Whether this peer set a presence it has not cleared.
-    public var hasPresence: Bool { presence.own?.presence != nil }
+    /// This peer's own presence, as the others see it; nil before it set one and after it cleared it.
+    public var ownPresence: Presence? { presence.own?.presence }
 
     /// Sets this peer's presence, or clears it (`nil`: this peer left, as on stop), and queues it for
     /// every connection that speaks presence.

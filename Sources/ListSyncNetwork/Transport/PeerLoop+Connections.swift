@@ -91,7 +91,7 @@ extension PeerLoop {
     func shutDown(now: ContinuousClock.Instant) {
         dials.removeAll()
         discoveryDialer = nil
-        if node.hasPresence {
+        if node.ownPresence != nil {
             try? node.setPresence(nil, wallClockMilliseconds: 0, now: now)
             for id in connections.keys.sorted() { pump(id, now: now) }
         }

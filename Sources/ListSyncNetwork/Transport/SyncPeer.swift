@@ -167,6 +167,9 @@ public final class SyncPeer<Replica: SyncReplica>: Sendable {
         }
     }
 
+    /// This peer's own presence, as ``setPresence(_:)`` last set it (nil before and after clearing it).
+    public var ownPresence: Presence? { loop.withLock { $0.node.ownPresence } }
+
     /// The presences of the other peers present now, by replica, without rows this replica does not
     /// show (deleted, or not arrived yet).
     public var presences: [ReplicaID: Presence] { loop.withLock { $0.node.presences } }

@@ -11,6 +11,12 @@ protocol Cluster: AnyObject {
     func edit<Result: Sendable>(_ index: Int, _ body: (ReplicatedList<Entry>) throws -> Result) rethrows -> Result
     /// Runs `body` on replica `index`'s list without changing it.
     func read<Result: Sendable>(_ index: Int, _ body: (ReplicatedList<Entry>) throws -> Result) rethrows -> Result
+    /// Shows `presence` of replica `index` to the replicas linked to it (see ``presences(seenBy:)``).
+    func setPresence(_ index: Int, _ presence: Presence)
+    /// The presence replica `index` shows, once set.
+    func ownPresence(_ index: Int) -> Presence?
+    /// The presences of the other replicas that replica `index` sees.
+    func presences(seenBy index: Int) -> [Presence]
     /// Cuts every link between replicas of different groups; replicas in no group are alone.
     func partition(_ groups: [[Int]])
     /// Restores every link; linked replicas then exchange what the other lacks.
@@ -60,6 +66,24 @@ extension Cluster {
     func land(_ load: RunningLoads.Ended) -> String {
         let report = edit(load.replica) { $0.land(load.placeholder, with: load.result).report }
         return "  \(names[load.replica]): \(report)"
+    }
+
+    /// Runs a presence command on replica `index` (its presence starts with its name) and says what it
+    /// shows now.
+    /// - Throws: ``CommandError`` for a row that cannot be named or a presence beyond its limits.
+    func run(_ command: PresenceCommand, on index: Int) throws(CommandError) -> String {
+        let current = ownPresence(index) ?? Presence(name: names[index])
+        let presence = try read(index) { list in
+            Result { () throws(CommandError) in try command.applied(to: current, in: list) }
+        }.get()
+        setPresence(index, presence)
+        return command.summary(of: presence)
+    }
+
+    /// Replica `index`'s list for display, rows the others select or drag marked with their names.
+    func column(_ index: Int) -> ListDisplay.Column {
+        let marks = PresenceCommand.marks(presences(seenBy: index))
+        return read(index) { ListDisplay.Column(name: names[index], list: $0, marks: marks) }
     }
 
     /// The index of the replica called `name`, or nil.

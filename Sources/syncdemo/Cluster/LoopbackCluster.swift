@@ -56,6 +56,17 @@ final class LoopbackCluster: Cluster {
         try peers[index].read(body)
     }
 
+    func setPresence(_ index: Int, _ presence: Presence) {
+        // The commands that build presences keep them within their limits.
+        try? peers[index].setPresence(presence)
+    }
+
+    func ownPresence(_ index: Int) -> Presence? { peers[index].ownPresence }
+
+    func presences(seenBy index: Int) -> [Presence] {
+        peers[index].presences.sorted { $0.key < $1.key }.map(\.value)
+    }
+
     func partition(_ groups: [[Int]]) { setLinks(to: linkedGroups(groups, count: names.count)) }
 
     func heal() { setLinks(to: [Array(names.indices)]) }
@@ -85,9 +96,21 @@ final class LoopbackCluster: Cluster {
             let linked = groups.allSatisfy { group in
                 group.allSatisfy { peers[$0].liveConnectionCount >= group.count - 1 }
             }
-            if linked && groups.allSatisfy({ converged($0) }) { return true }
+            if linked && groups.allSatisfy({ converged($0) && presencesArrived($0) }) { return true }
             if clock.now >= deadline { return false }
             Thread.sleep(forTimeInterval: 0.005)
+        }
+    }
+
+    /// Whether every replica of `group` sees the presences of the others in it (without the rows it
+    /// does not show, as ``SyncPeer/presences`` gives them).
+    private func presencesArrived(_ group: [Int]) -> Bool {
+        group.allSatisfy { index in
+            let seen = Set(peers[index].presences.values)
+            let others = group.filter { $0 != index }.compactMap { peers[$0].ownPresence }
+            return peers[index].read { list in
+                others.allSatisfy { seen.contains($0.filteringRows { list.index(forRow: $0) != nil }) }
+            }
         }
     }
 

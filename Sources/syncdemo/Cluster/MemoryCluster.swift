@@ -48,6 +48,9 @@ final class MemoryCluster: Cluster {
     private(set) var traffic = Traffic()
     /// What the faults and repairs did so far.
     private(set) var statistics = Statistics()
+    /// Each replica's presence, once set; the linked replicas see it at once (presence is ephemeral:
+    /// this transport neither loses nor delays it).
+    private var ownPresences: [Presence?]
     /// Change sets that did not decode or merge, with the reason; empty unless the core has a bug.
     private(set) var errors: [String] = []
 
@@ -55,6 +58,7 @@ final class MemoryCluster: Cluster {
     init(names: [String], replicaIDs: [ReplicaID], seed: UInt64, faults: Faults = Faults()) {
         precondition(names.count == replicaIDs.count, "one replica ID per name")
         self.names = names
+        ownPresences = Array(repeating: nil, count: names.count)
         replicas = replicaIDs.map { ReplicatedList(replicaID: $0) }
         for replica in replicas { replica.enableUndo() }
         self.faults = faults
@@ -98,6 +102,14 @@ final class MemoryCluster: Cluster {
     }
 
     func shutDown() { inFlight.removeAll() }
+
+    func setPresence(_ index: Int, _ presence: Presence) { ownPresences[index] = presence }
+
+    func ownPresence(_ index: Int) -> Presence? { ownPresences[index] }
+
+    func presences(seenBy index: Int) -> [Presence] {
+        names.indices.filter { $0 != index && groupOf[$0] == groupOf[index] }.compactMap { ownPresences[$0] }
+    }
 
     /// Sets the groups of linked replicas.
     private func link(_ newGroups: [[Int]]) {

@@ -24,6 +24,22 @@ final class Story {
         try type("laptop", "move Tokyo top")
         settleAndShow()
 
+        title("The tablet selects Paris and Oslo; the phone and the laptop see whose selection it is.")
+        try type("tablet", "select Paris,Oslo")
+        settleAndShow()
+        note("A selection is presence: shown to the others at once, never stored or merged into the list.")
+        for index in [0, 1] {
+            let marked = Set(PresenceCommand.marks(cluster.presences(seenBy: index)).keys)
+            let selected = cluster.read(index) { list in
+                Set(list.filter { ["Paris", "Oslo"].contains($0.value.text) }.compactMap(\.id.rowID))
+            }
+            if marked != selected {
+                failures.append("step \(step): \(cluster.names[index]) does not show the selection")
+            }
+        }
+        try type("tablet", "select none")
+        settle()
+
         title("Offline, the phone drags Rome to the top while the tablet drags it to the bottom.")
         cluster.partition([])
         try type("phone", "move Rome top")
@@ -89,8 +105,16 @@ final class Story {
             prompt + line, width: Console.outputWidth, indent: String(repeating: " ", count: prompt.count))
         Console.print(Style.cyan(prompt) + wrapped[0].dropFirst(prompt.count))
         for line in wrapped.dropFirst() { Console.print(line) }
-        guard let index = cluster.index(of: replica), let command = try ListCommand.parse(Words.split(line)) else {
-            preconditionFailure("the story's commands are list commands of its replicas")
+        let words = try Words.split(line)
+        guard let index = cluster.index(of: replica) else {
+            preconditionFailure("the story's replicas are the cluster's")
+        }
+        if let command = try PresenceCommand.parse(words) {
+            _ = try cluster.run(command, on: index)
+            return
+        }
+        guard let command = try ListCommand.parse(words) else {
+            preconditionFailure("the story's commands are list and presence commands")
         }
         for load in try cluster.edit(index, { list in try list.run(command).loads }) { loads.start(load, on: index) }
     }
@@ -112,18 +136,20 @@ final class Story {
 
     /// Waits for the linked replicas to converge, recording a failure when they do not, then shows them.
     private func settleAndShow() {
+        settle()
+        show()
+    }
+
+    /// Waits for the linked replicas to converge, recording a failure when they do not.
+    private func settle() {
         if !cluster.settle(timeout: .seconds(15)) {
             failures.append("step \(step): the replicas did not converge within 15 s")
         }
-        show()
     }
 
     /// Prints every replica's list.
     private func show() {
-        let columns = cluster.names.indices.map { index in
-            cluster.read(index) { ListDisplay.Column(name: cluster.names[index], list: $0) }
-        }
-        Console.print(ListDisplay.render(columns))
+        Console.print(ListDisplay.render(cluster.names.indices.map(cluster.column)))
     }
 
     /// Records a failure unless `condition` holds on every replica.

@@ -131,7 +131,7 @@ enum ListCommand: Equatable {
     }
 
     /// `a,b,c` as row references.
-    private static func references(_ word: String) -> [RowReference] {
+    static func references(_ word: String) -> [RowReference] {
         word.split(separator: ",").map { reference(String($0)) }
     }
 
@@ -300,7 +300,7 @@ extension ReplicatedList where Element == Entry {
     }
 
     /// The offsets of `references`; each must name a distinct confirmed row.
-    private func resolve(_ references: [ListCommand.RowReference]) throws(CommandError) -> IndexSet {
+    func resolve(_ references: [ListCommand.RowReference]) throws(CommandError) -> IndexSet {
         var offsets = IndexSet()
         for reference in references {
             let offset = try resolve(reference)

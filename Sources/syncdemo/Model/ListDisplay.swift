@@ -17,9 +17,18 @@ enum ListDisplay {
             self.rows = rows
         }
 
-        /// The column of `list` called `name`; checked rows read `✓ TEXT`.
-        init(name: String, list: ReplicatedList<Entry>) {
-            self.init(name: name, rows: list.map { ($0.value.description, $0.isPending) })
+        /// The column of `list` called `name`; checked rows read `✓ TEXT`, and rows others have
+        /// selected or drag are followed by their names (`Paris ◂ kitchen`, from ``PresenceCommand/marks(_:)``).
+        init(name: String, list: ReplicatedList<Entry>, marks: [RowID: [String]] = [:]) {
+            self.init(
+                name: name,
+                rows: list.map { row in
+                    let names = row.id.rowID.flatMap { marks[$0] } ?? []
+                    return (
+                        row.value.description + (names.isEmpty ? "" : " ◂ " + names.joined(separator: ", ")),
+                        row.isPending
+                    )
+                })
         }
     }
 

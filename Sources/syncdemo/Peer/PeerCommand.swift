@@ -17,7 +17,10 @@ enum PeerCommand: Command {
         usage: "--name <name> [--listen <host:port>] [--connect <host:port>]... [--discover] [--data <dir>]\n"
             + "                     [--secret-file <file>] [--document <id>] [--recovery strict|salvage] [--compact-at <size>]",
         options: [
-            Option(name: "name", valueName: "name", help: "The replica's name, shown at the prompt and by 'list'."),
+            Option(
+                name: "name", valueName: "name",
+                help:
+                    "The replica's name, shown at the prompt and by 'list', and to the other peers (at most 64 bytes)."),
             Option(
                 name: "listen", valueName: "host:port",
                 help: "Accept peers on this address; port 0 picks a free one (printed at start)."),
@@ -79,6 +82,11 @@ enum PeerCommand: Command {
             throw arguments.error(
                 "option '--name' cannot hold control characters; \(name.quoted) holds \(scalar.codePoint)")
         }
+        guard name.utf8.count <= Presence.Limits.nameByteCount else {
+            throw arguments.error(
+                "option '--name' takes at most \(Presence.Limits.nameByteCount) bytes of UTF-8 (the other peers "
+                    + "see it), not \(name.utf8.count)")
+        }
         let discover = arguments.flag("discover")
         let listen =
             try arguments.endpoints("listen", dialing: false).first
@@ -129,6 +137,8 @@ enum PeerCommand: Command {
         } catch {
             throw CommandFailure("could not start the peer: \(error)")
         }
+        // Within the limits: --name was checked.
+        try? peer.setPresence(Presence(name: options.name))
         let session = PeerSession(name: options.name, peer: peer, store: store, output: options.output)
         if let listen = options.listen {
             do {

@@ -12,9 +12,11 @@ enum PeerHelp {
 
     /// One line per command, for `help`.
     static let help =
-        ListCommand.help + "\n" + """
-            list                            show the rows (pending placeholders marked with …)
-            peers                           show connections: address, how it was found, state, replica
+        ListCommand.help + "\n" + PresenceCommand.help + "\n" + """
+            list                            show the rows (pending placeholders marked with …, rows others
+                                            select or drag followed by ◂ and their names)
+            peers                           show connections: address, how it was found, state, replica;
+                                            then who is here: each replica's name, selection and drag
             connect HOST:PORT               dial a peer and keep the connection open
             disconnect HOST:PORT            stop dialing a peer and close the connection
             status                          replica ID, version vector, rows, placeholders, traffic
@@ -79,10 +81,12 @@ final class PeerSession<Replica: SyncReplica>: Sendable where Replica.Value == E
     ///   ``StoreError`` when an edit could not be logged.
     func execute(_ words: [String]) throws -> Reply {
         if let command = try ListCommand.parse(words) { return .lines([try edit(command)]) }
+        if let command = try PresenceCommand.parse(words) { return .lines([try show(command)]) }
         let arguments = Array(words.dropFirst())
         switch words.first {
         case "list":
-            return .lines([peer.read { ListDisplay.render([ListDisplay.Column(name: name, list: $0)]) }])
+            let marks = PresenceCommand.marks(peer.presences.values)
+            return .lines([peer.read { ListDisplay.render([ListDisplay.Column(name: name, list: $0, marks: marks)]) }])
         case "peers": return .lines(peersReport())
         case "status": return .lines(statusReport())
         case "connect":
@@ -112,9 +116,10 @@ final class PeerSession<Replica: SyncReplica>: Sendable where Replica.Value == E
         case "quit", "exit": return .quit
         default:
             let verb = words.first ?? ""
-            let hint = Suggestion.nearest(to: verb, among: ListCommand.verbs + PeerHelp.verbs).map {
-                "did you mean '\($0)'?"
-            }
+            let hint = Suggestion.nearest(to: verb, among: ListCommand.verbs + PresenceCommand.verbs + PeerHelp.verbs)
+                .map {
+                    "did you mean '\($0)'?"
+                }
             throw CommandError("unknown command \(verb.quoted); " + (hint ?? "type 'help' for the commands"))
         }
     }
@@ -162,6 +167,14 @@ final class PeerSession<Replica: SyncReplica>: Sendable where Replica.Value == E
         return "ok: \(outcome.change.summary)" + outcome.notes.map { "; \($0)" }.joined()
     }
 
+    /// Changes what this peer shows the others, and says what it shows now.
+    private func show(_ command: PresenceCommand) throws -> String {
+        let current = peer.ownPresence ?? Presence(name: name)
+        let presence = try peer.read { list throws(CommandError) in try command.applied(to: current, in: list) }
+        try peer.setPresence(presence)
+        return command.summary(of: presence)
+    }
+
     /// Loads a dropped item in a task, then commits or withdraws its placeholder and announces it.
     private func finishInBackground(_ load: DropResult<Entry>.PendingLoad) {
         loads.enter()
@@ -181,11 +194,26 @@ final class PeerSession<Replica: SyncReplica>: Sendable where Replica.Value == E
         }
     }
 
-    /// `peers`: one line per connection or dialed endpoint.
+    /// `peers`: one line per connection or dialed endpoint, then one per replica present.
     private func peersReport() -> [String] {
         let connections = peer.connections
         guard !connections.isEmpty else { return ["no peers; 'connect HOST:PORT' dials one"] }
-        return connections.map { connection in
+        return connectionsReport(connections) + presenceReport()
+    }
+
+    /// `here: replica 5e0f…: "laptop" selects "Paris"`, one line per replica present, by replica ID.
+    private func presenceReport() -> [String] {
+        let presences = peer.presences
+        return peer.read { list in
+            presences.sorted { $0.key < $1.key }.map { replica, presence in
+                "here: replica \(replica): " + PresenceCommand.describe(presence, in: list)
+            }
+        }
+    }
+
+    /// One line per connection or dialed endpoint.
+    private func connectionsReport(_ connections: [PeerConnection]) -> [String] {
+        connections.map { connection in
             let state =
                 switch connection.state {
                 case .live: "live"

@@ -23,6 +23,8 @@ struct Scenario {
     enum Action {
         /// `NAME: COMMAND`: replica `replica` runs a list command.
         case edit(replica: Int, ListCommand)
+        /// `NAME: name TEXT` or `NAME: select ROWS|none`: a presence command of a replica.
+        case present(replica: Int, PresenceCommand)
         /// `partition A B | C`: only replicas of the same group are linked.
         case partition([[Int]])
         /// `heal`: every replica is linked again.
@@ -96,10 +98,11 @@ struct Scenario {
         let arguments = Array(words.dropFirst())
         if verb.hasSuffix(":") {
             let replica = try index(of: String(verb.dropLast()))
+            if let command = try PresenceCommand.parse(arguments) { return .present(replica: replica, command) }
             guard let command = try ListCommand.parse(arguments) else {
                 throw CommandError(
                     "\((arguments.first ?? "").quoted) is not a list command; expected one of "
-                        + ListCommand.verbs.joined(separator: ", "))
+                        + (ListCommand.verbs + PresenceCommand.verbs).joined(separator: ", "))
             }
             return .edit(replica: replica, command)
         }

@@ -10,7 +10,7 @@ enum ScenarioCommand: Command {
         a line is kept as it is.
           replicas NAME...             first: the replicas, with replica IDs 1, 2, 3... in this order
                                        (concurrent edits that tie go to the higher ID, the later name)
-          NAME: COMMAND                replica NAME runs a list command (below)
+          NAME: COMMAND                replica NAME runs a list or presence command (below)
           partition A B | C            only replicas of the same group are linked; 'partition' alone cuts all
           heal                         link every replica again
           sync                         deliver everything in flight; linked replicas exchange what they lack
@@ -20,7 +20,8 @@ enum ScenarioCommand: Command {
                                        placeholder becomes its row or is withdrawn; 'wait' alone waits for all
           assert converged             every replica shows the same rows and has seen the same edits
           assert [NAME] rows A | B     NAME's rows (every replica's when no NAME), pending ones as '…TEXT',
-                                       checked ones as '✓ TEXT'; blanks inside a row are single spaces;
+                                       checked ones as '✓ TEXT', those others select as 'TEXT ◂ NAMES';
+                                       blanks inside a row are single spaces;
                                        'rows' alone: an empty list
           assert [NAME] count N        N confirmed rows
           assert [NAME] pending N      N pending placeholders
@@ -28,10 +29,14 @@ enum ScenarioCommand: Command {
         LIST COMMANDS (as at a 'syncdemo peer' prompt):
         \(ListCommand.help.split(separator: "\n").map { "  " + $0 }.joined(separator: "\n"))
 
+        PRESENCE COMMANDS (what a replica shows the others; a replica's name is its own until 'name'):
+        \(PresenceCommand.help.split(separator: "\n").map { "  " + $0 }.joined(separator: "\n"))
+
         TIMING: with the memory transport, edits reach other replicas only at 'sync', so edits between
         two syncs are concurrent and results do not depend on timing. Over TCP, edits travel at once;
         make edits concurrent with 'partition', and 'sync' before naming rows another replica added.
         A drop's loads start at once in the background; its placeholders stay pending until a 'wait'.
+        Presence reaches the linked replicas at once in memory, and by the next 'sync' over TCP.
 
         EXIT STATUS: 0 when every step ran and every assertion held; 1 at the first failed assertion or
         step (FILE:LINE: what failed); 64 for a malformed file, reported before anything runs, or a

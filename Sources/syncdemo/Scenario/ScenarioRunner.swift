@@ -47,6 +47,12 @@ final class ScenarioRunner {
             } catch {
                 throw CommandError("\(cluster.names[replica]): \(error.message)")
             }
+        case .present(let replica, let command):
+            do throws(CommandError) {
+                _ = try cluster.run(command, on: replica)
+            } catch {
+                throw CommandError("\(cluster.names[replica]): \(error.message)")
+            }
         case .partition(let groups):
             cluster.partition(groups)
         case .heal:
@@ -56,7 +62,7 @@ final class ScenarioRunner {
                 throw CommandError("the linked replicas did not converge within \(Self.timeout)")
             }
         case .show:
-            Console.print(ListDisplay.render(cluster.names.indices.map(column)))
+            Console.print(ListDisplay.render(cluster.names.indices.map(cluster.column)))
         case .wait(let duration):
             if let duration {
                 Thread.sleep(forTimeInterval: Double(duration / .milliseconds(1)) / 1000)
@@ -66,12 +72,12 @@ final class ScenarioRunner {
             for load in loads.takeEnded() { Console.print(cluster.land(load)) }
         case .assertConverged:
             guard cluster.allConverged else {
-                let lists = ListDisplay.plain(cluster.names.indices.map(column))
+                let lists = ListDisplay.plain(cluster.names.indices.map(cluster.column))
                 throw failed("expected every replica to show the same rows, got\n\(lists)")
             }
         case .assertRows(let replica, let rows):
             try check(replica, "rows", rows.joined(separator: " | ")) { index in
-                column(index).rows.map { ($0.isPending ? "…" : "") + $0.text }.joined(separator: " | ")
+                cluster.column(index).rows.map { ($0.isPending ? "…" : "") + $0.text }.joined(separator: " | ")
             }
         case .assertCount(let replica, let count):
             try check(replica, "confirmed rows", "\(count)") { "\(cluster.confirmedRows($0).count)" }
@@ -95,20 +101,17 @@ final class ScenarioRunner {
         }
     }
 
-    /// Replica `index`'s list for display.
-    private func column(_ index: Int) -> ListDisplay.Column {
-        cluster.read(index) { ListDisplay.Column(name: cluster.names[index], list: $0) }
-    }
-
     /// An assertion failure saying `message`.
     private func failed(_ message: String) -> CommandError { CommandError("assertion failed: \(message)") }
 }
 
 extension Scenario.Action {
-    /// Whether this is a list command of a replica.
+    /// Whether this is a list or presence command of a replica.
     var isEdit: Bool {
-        if case .edit = self { return true }
-        return false
+        switch self {
+        case .edit, .present: true
+        default: false
+        }
     }
 
     /// Whether this is an `assert`.
