@@ -111,6 +111,28 @@ struct PresenceSyncTests {
         #expect(network.nodes[2].presences.isEmpty)
     }
 
+    /// A peer's pending placeholders show in its presence while they load ("dropping 2 here"), and
+    /// leave it when they are committed or withdrawn, whatever the presence set says.
+    @Test func pendingPlaceholdersShowInThePresenceWhileTheyLoad() throws {
+        let network = Self.line(2, seed: 8)
+        network.nodes[0].edit { $0.append(contentsOf: ["milk", "eggs"]) }
+        try Self.set(Presence(name: "Ana", pendingDrops: [.init(count: 9, after: nil)]), on: network, 0)
+        network.runUntilQuiet()
+        #expect(network.nodes[1].presences[ReplicaID(1)]?.pendingDrops == [])
+        let milk = try #require(network.nodes[0].replica.read { $0.first?.id.rowID })
+        let ids = network.nodes[0].edit { $0.insertPlaceholders(showing: ["…", "…"], at: 1).ids }
+        network.runUntilQuiet()
+        #expect(network.nodes[1].presences[ReplicaID(1)]?.pendingDrops == [.init(count: 2, after: milk)])
+        #expect(network.nodes[1].replica.read { $0.count } == 2, "placeholders stay local")
+        network.nodes[0].edit { list in
+            _ = try? list.commitPlaceholder(ids[0], value: "bread")
+            _ = try? list.removePlaceholder(ids[1])
+        }
+        network.runUntilQuiet()
+        #expect(network.nodes[1].presences[ReplicaID(1)]?.pendingDrops == [])
+        #expect(network.nodes[1].presences[ReplicaID(1)]?.name == "Ana")
+    }
+
     /// A presence beyond its limits is refused and changes nothing.
     @Test func aPresenceBeyondItsLimitsIsRefused() throws {
         let network = Self.line(2, seed: 6)

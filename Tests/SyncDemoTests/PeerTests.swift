@@ -102,6 +102,12 @@ import Testing
         try laptop.waitForError(containing: "the name has 65 bytes of UTF-8, more than 64; nothing changed")
         _ = try laptop.ask("select none", replyStartingWith: "ok: nothing selected")
         _ = try laptop.wait("be cleared on the phone") { (try? phone.rows()) == ["Paris", "Rome", "Tokyo"] ? () : nil }
+        // A drop loading on the laptop shows on the phone below the row it follows, until it lands.
+        _ = try laptop.ask("drop 1 Ada Bob --delay 3s", replyStartingWith: "ok: 2 pending placeholders inserted")
+        _ = try laptop.wait("show the drop on the phone") {
+            (try? phone.rows()) == ["Paris ◂ Ana's laptop (dropping 2 below)", "Rome", "Tokyo"] ? () : nil
+        }
+        try expectConverged(phone, laptop, on: ["Paris", "Ada", "Bob", "Rome", "Tokyo"])
         #expect(try phone.finish() == 0)
         #expect(try laptop.finish() == 1)  // two commands failed
     }

@@ -29,6 +29,10 @@ extension SyncNode {
     /// Sets this peer's presence, or clears it (`nil`: this peer left, as on stop), and queues it for
     /// every connection that speaks presence.
     ///
+    /// Its ``Presence/pendingDrops`` are this replica's pending placeholders
+    /// (``ReplicatedList/pendingDrops``), whatever `newPresence` says, and stay so after every local
+    /// edit: the others see "dropping 3 here" while the loads run.
+    ///
     /// - Parameters:
     ///   - wallClockMilliseconds: the wall clock, in milliseconds since 1970; the update's clock is at
     ///     least this, so that the updates of a restarted peer are newer than those of its last run.
@@ -38,6 +42,8 @@ extension SyncNode {
     public func setPresence(
         _ newPresence: Presence?, wallClockMilliseconds: UInt64, now: ContinuousClock.Instant
     ) throws(PresenceError) {
+        var newPresence = newPresence
+        newPresence?.pendingDrops = replica.read { $0.pendingDrops }
         try newPresence?.validate()
         let clock = max(wallClockMilliseconds, (presence.own?.clock ?? 0) &+ 1)
         presence.own = PresenceTable.Update(replica: replicaID, clock: clock, presence: newPresence)
@@ -60,6 +66,20 @@ extension SyncNode {
             presence.own?.clock &+= 1
             sendOwnPresence()
         }
+    }
+
+    /// Shows this replica's pending placeholders as they are after a local edit, when a presence is set
+    /// and they changed.
+    func refreshPendingDrops() {
+        guard let own = presence.own?.presence, !own.pendingDrops.isEmpty || replica.read({ $0.pendingCount }) > 0
+        else {
+            return
+        }
+        let drops = replica.read { $0.pendingDrops }
+        guard drops != own.pendingDrops else { return }
+        presence.own?.presence?.pendingDrops = drops
+        presence.own?.clock &+= 1
+        sendOwnPresence()
     }
 
     /// Queues this peer's own update for every connection that speaks presence.

@@ -150,6 +150,7 @@ public final class SyncNode<Replica: SyncReplica> {
         var result: Result?
         let change = try replica.commit { list in result = body(list) }
         post(change, origin: .local)
+        refreshPendingDrops()
         // `commit` runs `body` exactly once before it returns.
         return result!
     }

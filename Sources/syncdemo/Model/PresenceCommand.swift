@@ -69,12 +69,17 @@ enum PresenceCommand: Equatable {
     }
 
     /// The other replicas' marks on rows: for each row selected or dragged, the names of those who do,
-    /// `kitchen` or `kitchen (dragging)`, sorted.
+    /// `kitchen` or `kitchen (dragging)`, and on the row before a drop still loading elsewhere,
+    /// `kitchen (dropping 2 below)`; sorted.
     static func marks(_ presences: some Sequence<Presence>) -> [RowID: [String]] {
         var marks: [RowID: [String]] = [:]
         for presence in presences {
             for row in presence.selection { marks[row, default: []].append(presence.name) }
             for row in presence.drag?.rows ?? [] { marks[row, default: []].append("\(presence.name) (dragging)") }
+            for drop in presence.pendingDrops {
+                guard let after = drop.after else { continue }
+                marks[after, default: []].append("\(presence.name) (dropping \(drop.count) below)")
+            }
         }
         return marks.mapValues { $0.sorted() }
     }
