@@ -13,7 +13,22 @@ struct UndoConvergenceTests {
     @Test(arguments: RunSize.seeds("LISTSYNC_UNDO_SEEDS", quick: 8, long: 200))
     func undoNeverTouchesOtherReplicasWorkAndReplicasConverge(seed: UInt64) throws {
         announceSeed(seed, of: "undoNeverTouchesOtherReplicasWorkAndReplicasConverge", replay: "LISTSYNC_UNDO_SEEDS")
-        var run = UndoRun(seed: seed)
+        try Self.run(UndoRun<String>(seed: seed), seed: seed)
+    }
+
+    /// The same with struct rows, edited and undone field by field: an undo changes only fields its
+    /// replica wrote last.
+    @Test(arguments: RunSize.seeds("LISTSYNC_UNDO_SEEDS", quick: 8, long: 200))
+    func undoOfStructRowsNeverTouchesOtherReplicasFieldsAndReplicasConverge(seed: UInt64) throws {
+        announceSeed(
+            seed, of: "undoOfStructRowsNeverTouchesOtherReplicasFieldsAndReplicasConverge",
+            replay: "LISTSYNC_UNDO_SEEDS")
+        try Self.run(UndoRun<Chore>(seed: seed), seed: seed)
+    }
+
+    /// Runs `run` for the configured steps, settles it, and checks convergence and violations.
+    private static func run<Value: UndoRunValue>(_ run: UndoRun<Value>, seed: UInt64) throws {
+        var run = run
         for _ in 0..<RunSize.count("LISTSYNC_UNDO_STEPS", quick: 400, long: 2000) { try run.step() }
         try run.finish()
         let first = run.replicas[0]
@@ -27,19 +42,53 @@ struct UndoConvergenceTests {
     }
 }
 
+/// The values a run writes.
+private protocol UndoRunValue: Codable, Sendable, Equatable {
+    /// A new value, the `counter`th a run writes, by replica `replica`.
+    static func fresh(_ replica: Int, _ counter: Int) -> Self
+    /// This value edited by replica `replica` (`choice` picks which fields of a struct).
+    func edited(_ replica: Int, _ counter: Int, choice: Int) -> Self
+    /// The fields edited one by one; empty for values written whole.
+    static var fields: [String] { get }
+}
+
+extension String: UndoRunValue {
+    static func fresh(_ replica: Int, _ counter: Int) -> String { "r\(replica)-\(counter)" }
+    func edited(_ replica: Int, _ counter: Int, choice: Int) -> String { .fresh(replica, counter) }
+    static var fields: [String] { [] }
+}
+
+/// A struct row of two fields.
+private struct Chore: UndoRunValue {
+    var title: String
+    var done: Bool
+
+    static func fresh(_ replica: Int, _ counter: Int) -> Chore { Chore(title: "r\(replica)-\(counter)", done: false) }
+
+    func edited(_ replica: Int, _ counter: Int, choice: Int) -> Chore {
+        var chore = self
+        if choice != 1 { chore.title = "r\(replica)-\(counter)" }
+        if choice != 0 { chore.done.toggle() }
+        return chore
+    }
+
+    static var fields: [String] { ["done", "title"] }
+}
+
 /// A seeded run: replicas with undo, the messages in flight, a partition, and what undos did wrong.
-private struct UndoRun {
+private struct UndoRun<Value: UndoRunValue> {
     /// A visible row's registers as an undo may find them: its position stamp and value version, and
     /// whether its key ties with a neighbour's (two replicas allocated it at once): any local edit that
     /// lands in such a tie re-keys the rows after it, keeping their order, as the core always does.
     private struct Registers {
         let position: Stamp
         let value: Stamp
+        let fields: [String: Stamp]
         let tied: Bool
     }
 
-    private var network: LossyExchange<String>
-    var replicas: [ReplicatedList<String>] { network.replicas }
+    private var network: LossyExchange<Value>
+    var replicas: [ReplicatedList<Value>] { network.replicas }
     private(set) var violations: [String] = []
     private(set) var undoCount = 0
     private(set) var redoCount = 0
@@ -48,21 +97,21 @@ private struct UndoRun {
 
     init(seed: UInt64) {
         random = SplitMix64(seed: seed)
-        network = LossyExchange((0..<3).map { ReplicatedList<String>(replicaID: ReplicaID(UInt64($0) + 1)) })
+        network = LossyExchange((0..<3).map { ReplicatedList<Value>(replicaID: ReplicaID(UInt64($0) + 1)) })
         for list in replicas { list.enableUndo(limit: 20) }
     }
 
     private mutating func below(_ bound: Int) -> Int { Int(random.next() % UInt64(bound)) }
 
     /// A confirmed row's index, among the first few (hot rows, so that replicas meet on them), or nil.
-    private mutating func hotRow(of list: ReplicatedList<String>) -> Int? {
+    private mutating func hotRow(of list: ReplicatedList<Value>) -> Int? {
         let rows = list.indices.prefix(6).filter { list[$0].rowID != nil }
         return rows.isEmpty ? nil : rows[below(rows.count)]
     }
 
-    private mutating func newValue(_ replica: Int) -> String {
+    private mutating func newValue(_ replica: Int) -> Value {
         counter += 1
-        return "r\(replica)-\(counter)"
+        return .fresh(replica, counter)
     }
 
     mutating func step() throws {
@@ -77,13 +126,14 @@ private struct UndoRun {
             list.move(fromOffsets: [at], toOffset: below(list.count + 1))
         case 3:
             guard let at = hotRow(of: list) else { break }
-            list.updateValue(newValue(index), at: at)
+            counter += 1
+            list.updateValue(list[at].value.edited(index, counter, choice: below(3)), at: at)
         case 4:
             guard let at = hotRow(of: list), below(2) == 0 else { break }
             list.remove(at: at)
         case 5:
             _ = list.transaction { list in
-                _ = list.insertPlaceholders(showing: ["loading"], at: below(list.count + 1))
+                _ = list.insertPlaceholders(showing: [.fresh(0, 0)], at: below(list.count + 1))
                 if let at = hotRow(of: list) { list.move(fromOffsets: [at], toOffset: 0) }
             }
         case 6:
@@ -115,8 +165,11 @@ private struct UndoRun {
             let tied =
                 (offset > 0 && keys[offset - 1] == keys[offset])
                 || (offset + 1 < keys.count && keys[offset + 1] == keys[offset])
+            let fields = Dictionary(
+                uniqueKeysWithValues: Value.fields.map { ($0, list.fieldVersion(ofRow: row, field: $0)!) })
             before[row] = Registers(
-                position: list.core.record(at: offset).positionStamp, value: list.valueVersion(ofRow: row)!, tied: tied)
+                position: list.core.record(at: offset).positionStamp, value: list.valueVersion(ofRow: row)!,
+                fields: fields, tied: tied)
         }
         let result = redoing ? list.redo() : list.undo()
         if result.change.isEmpty && result.skipped.isEmpty { return }
@@ -131,8 +184,12 @@ private struct UndoRun {
             {
                 violations.append("\(replica) moved \(row), last moved by \(old.position.dot.replica)")
             }
-            if list.valueVersion(ofRow: row) != old.value && old.value.dot.replica != replica {
+            if Value.fields.isEmpty && list.valueVersion(ofRow: row) != old.value && old.value.dot.replica != replica {
                 violations.append("\(replica) edited \(row), last edited by \(old.value.dot.replica)")
+            }
+            for (field, stamp) in old.fields
+            where list.fieldVersion(ofRow: row, field: field) != stamp && stamp.dot.replica != replica {
+                violations.append("\(replica) edited \(field) of \(row), last edited by \(stamp.dot.replica)")
             }
         }
     }

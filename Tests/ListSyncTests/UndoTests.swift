@@ -11,6 +11,14 @@ struct UndoTests {
         var done: Bool
     }
 
+    /// Replica 1's list of one unchecked "milk", recording undo.
+    private func milk() -> ReplicatedList<Item> {
+        let list = ReplicatedList<Item>(replicaID: ReplicaID(1))
+        list.append(Item(title: "milk", done: false))
+        list.enableUndo()
+        return list
+    }
+
     private func list(_ values: [String], replica: UInt64 = 1) -> ReplicatedList<String> {
         let list = ReplicatedList<String>(replicaID: ReplicaID(replica))
         list.append(contentsOf: values)
@@ -143,10 +151,10 @@ struct UndoTests {
         #expect(values(tablet) == ["a", "b2"])
     }
 
-    @Test func anEditOfAnotherFieldSinceSkipsTheUndoOfAStructRow() throws {
-        let phone = ReplicatedList<Item>(replicaID: ReplicaID(1))
-        phone.append(Item(title: "milk", done: false))
-        phone.enableUndo()
+    /// A struct row's edit is undone field by field: a field another replica edited since stays theirs,
+    /// the edit's own fields go back, and a redo brings them forward again.
+    @Test func anEditOfAnotherFieldSinceStaysWhenAStructRowsEditIsUndone() throws {
+        let phone = milk()
         let tablet = ReplicatedList<Item>(replicaID: ReplicaID(2))
         try sync(phone, tablet)
         phone.modifyValue(at: 0) { $0.title = "oat milk" }
@@ -157,8 +165,73 @@ struct UndoTests {
         tablet.modifyValue(at: 0) { $0.done = true }  // another field, after the title edit
         try sync(phone, tablet)
         let undone = phone.undo()
-        #expect(undone.skipped == [UndoResult.Skip(phone[0].rowID!, .editedSince)])
+        #expect(undone.skipped.isEmpty)
+        #expect(values(phone) == [Item(title: "milk", done: true)])
+        try sync(phone, tablet)
+        #expect(values(tablet) == [Item(title: "milk", done: true)])
+        phone.redo()
         #expect(values(phone) == [Item(title: "oat milk", done: true)])
+        // The tablet's check mark was never the phone's to undo.
+        phone.undo()
+        phone.undo()
+        #expect(values(phone) == [Item(title: "milk", done: true)])
+    }
+
+    /// A field another replica edited after the edit is left, and said so; the edit's other fields go
+    /// back. When every field it changed was edited since, the row is left as it reads.
+    @Test func fieldsEditedElsewhereSinceAreLeftAndTheRestIsUndone() throws {
+        let phone = milk()
+        let tablet = ReplicatedList<Item>(replicaID: ReplicaID(2))
+        try sync(phone, tablet)
+        phone.updateValue(Item(title: "oat milk", done: true), at: 0)  // two fields in one edit
+        try sync(phone, tablet)
+        tablet.modifyValue(at: 0) { $0.done = false }
+        try sync(phone, tablet)
+        let row = try #require(phone[0].rowID)
+        let partly = phone.undo()
+        #expect(partly.skipped == [UndoResult.Skip(row, .fieldsEditedSince(["done"]))])
+        #expect(values(phone) == [Item(title: "milk", done: false)])
+        phone.modifyValue(at: 0) { $0.title = "soy milk" }
+        try sync(phone, tablet)
+        tablet.modifyValue(at: 0) { $0.title = "rice milk" }
+        try sync(phone, tablet)
+        let none = phone.undo()
+        #expect(none.skipped == [UndoResult.Skip(row, .editedSince)])
+        #expect(none.change.isEmpty)
+        #expect(values(phone) == [Item(title: "rice milk", done: false)])
+    }
+
+    /// Two edits of one field of a struct row undo one after the other, and redo back.
+    @Test func twoEditsOfOneFieldUndoInTurn() throws {
+        let list = milk()
+        list.modifyValue(at: 0) { $0.title = "oat milk" }
+        list.modifyValue(at: 0) { $0.title = "soy milk" }
+        list.undo()
+        let first = list.undo()
+        #expect(first.skipped.isEmpty)
+        #expect(values(list) == [Item(title: "milk", done: false)])
+        list.redo()
+        list.redo()
+        #expect(values(list) == [Item(title: "soy milk", done: false)])
+    }
+
+    /// A struct row edited field by field, then deleted: undoing the delete and then each edit restores
+    /// each field on the copy, in turn.
+    @Test func undoingADeleteThenFieldEditsRestoresEachFieldOnTheCopy() throws {
+        let list = milk()
+        list.modifyValue(at: 0) { $0.title = "oat milk" }
+        list.modifyValue(at: 0) { $0.done = true }
+        list.remove(at: 0)
+        list.undo()
+        #expect(values(list) == [Item(title: "oat milk", done: true)])
+        list.undo()
+        #expect(values(list) == [Item(title: "oat milk", done: false)])
+        let last = list.undo()
+        #expect(last.skipped.isEmpty)
+        #expect(values(list) == [Item(title: "milk", done: false)])
+        list.redo()
+        list.redo()
+        #expect(values(list) == [Item(title: "oat milk", done: true)])
     }
 
     @Test func undoingADeleteAfterAnEditThenTheEditRestoresTheFirstValueOnTheCopy() throws {

@@ -50,6 +50,22 @@ import Testing
         #expect(phone.map(\.value.text) == ["Nice", "Rome", "Oslo"])
     }
 
+    /// An edit of a row's text undoes while another replica checked the row off since: its check mark
+    /// is another field, and stays.
+    @Test func anEditUndoesAroundAnotherReplicasCheckMark() throws {
+        let phone = list(1)
+        let tablet = list(2)
+        _ = try phone.run(.add(["Paris"]))
+        _ = try phone.run(.edit(.text("Paris"), "Lyon"))
+        try sync(phone, tablet)
+        _ = try tablet.run(.check([.text("Lyon")], done: true))
+        try sync(phone, tablet)
+        #expect(try phone.run(.undo).notes == [])
+        try sync(phone, tablet)
+        #expect(phone.map(\.value.description) == ["✓ Paris"])
+        #expect(tablet.map(\.value.description) == ["✓ Paris"])
+    }
+
     @Test(arguments: ["undo", "redo"])
     func undoAndRedoTakeNoArguments(verb: String) throws {
         #expect(try ListCommand.parse([verb]) == (verb == "undo" ? .undo : .redo))

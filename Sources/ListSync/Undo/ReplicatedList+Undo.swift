@@ -14,8 +14,9 @@ import Foundation
 ///   preceded it, else before the row that followed it, else at its index): the copy has a new
 ///   ``RowID``, because deletion is final;
 /// - undoing a move moves each row back where it was, unless another replica moved it since;
-/// - undoing an edit writes the previous value back, unless another replica edited the row since (any
-///   field of it, for a struct row).
+/// - undoing an edit writes the previous value back, unless another replica edited the row since; for
+///   a struct row, field by field: each field the edit changed goes back unless another replica edited
+///   that field since (the others' fields stay as they are).
 ///
 /// What is not undone is listed in ``UndoResult/skipped``. A new local edit clears the redo stack;
 /// merges do not.
@@ -59,6 +60,14 @@ extension ReplicatedList {
         return version
     }
 
+    /// The version of field `name` of the visible row `id`: the stamp of its field register, else of the
+    /// row's whole value. Nil when the row is not visible.
+    func fieldVersion(ofRow id: RowID, field name: String) -> Stamp? {
+        guard let slot = core.rows.slot(of: id), core.rows.isVisible(slot) else { return nil }
+        if !core.fieldRegisters.isEmpty, let register = core.fieldRegisters[id]?[name] { return register.stamp }
+        return core.rows[slot].valueStamp
+    }
+
     /// Undoes (or redoes) the last group: its steps last first, in one transaction.
     private func reverse(redoing: Bool) -> UndoResult {
         guard recordsUndo, canEdit, let group = undoHistory!.beginReversal(redoing: redoing) else {
@@ -100,9 +109,12 @@ extension ReplicatedList {
                 guard !insert(removed.value, at: index).isEmpty, let copy = self[index].rowID,
                     let copyValue = valueVersion(ofRow: copy)
                 else { continue }
+                // Every field of the copy has the version of its whole value.
+                let fields = UndoHistory<Element>.FieldRewrite(
+                    named: removed.fieldStamps.mapValues { ($0, copyValue) }, others: (removed.valueStamp, copyValue))
                 undoHistory!.rewrite(
                     removed.row, as: copy, position: (removed.positionStamp, core.record(at: index).positionStamp),
-                    value: (removed.valueVersion, copyValue))
+                    value: (removed.valueVersion, copyValue), fields: fields)
             }
         case .moved(let rows):
             for row in rows.indices {
@@ -128,6 +140,9 @@ extension ReplicatedList {
                 skipped.append(.init(edit.row, .deleted))
                 return
             }
+            if let fields = edit.fields {
+                return reverseFields(fields, of: edit, at: index, version: version, skipped: &skipped)
+            }
             guard version == edit.stamp else {
                 skipped.append(.init(edit.row, .editedSince))
                 return
@@ -136,6 +151,45 @@ extension ReplicatedList {
             if let written = valueVersion(ofRow: edit.row), written != version {
                 undoHistory!.rewrite(edit.row, as: edit.row, position: nil, value: (edit.previousStamp, written))
             }
+        }
+    }
+
+    /// Reverses a field-by-field edit of the struct row at `index`: each field in `fields` whose version
+    /// is still the edit's goes back to its value in `edit.previous` (or is removed when it had none);
+    /// fields another replica edited since stay, and are noted in `skipped`.
+    private func reverseFields(
+        _ fields: [String: UndoHistory<Element>.FieldVersions], of edit: UndoHistory<Element>.EditedRow, at index: Int,
+        version: Stamp, skipped: inout [UndoResult.Skip]
+    ) {
+        let standing = fields.filter { fieldVersion(ofRow: edit.row, field: $0.key) == $0.value.stamp }
+        // A value this version wrote, with fields it wrote, decodes; a type whose decoding also checks
+        // across fields may refuse the mix, and the edit is then left as another's edit would leave it.
+        guard !standing.isEmpty, let current = JSONFields.split(ValueCoding.encode(self[index].value)[...]),
+            let previous = JSONFields.split(ValueCoding.encode(edit.previous)[...])
+        else {
+            skipped.append(.init(edit.row, .editedSince))
+            return
+        }
+        var members = Dictionary(uniqueKeysWithValues: current.map { ($0.name, $0.fragment) })
+        let before = Dictionary(uniqueKeysWithValues: previous.map { ($0.name, $0.fragment) })
+        for name in standing.keys { members[name] = before[name] }
+        let joined = JSONFields.join(members.map { JSONFields.Member(name: $0.key, fragment: $0.value) })
+        guard let value = try? ValueCoding.decode(joined[...], as: Element.self) else {
+            skipped.append(.init(edit.row, .editedSince))
+            return
+        }
+        let editedSince = fields.keys.filter { standing[$0] == nil }.sorted()
+        if !editedSince.isEmpty { skipped.append(.init(edit.row, .fieldsEditedSince(editedSince))) }
+        updateValue(value, at: index)
+        var rewrite = UndoHistory<Element>.FieldRewrite()
+        for (name, versions) in standing {
+            if let now = fieldVersion(ofRow: edit.row, field: name), now != versions.stamp {
+                rewrite.named[name] = (versions.previousStamp, now)
+            }
+        }
+        if let written = valueVersion(ofRow: edit.row), written != version || !rewrite.named.isEmpty {
+            undoHistory!.rewrite(
+                edit.row, as: edit.row, position: nil, value: (edit.previousStamp, written), fields: rewrite)
         }
     }
 
@@ -192,7 +246,8 @@ extension ReplicatedList {
                 guard record.placeholder == nil, let version = valueVersion(ofRow: record.id) else { return nil }
                 return UndoHistory.RemovedRow(
                     row: record.id, value: self[index].value, place: place(ofRowAt: index),
-                    positionStamp: record.positionStamp, valueVersion: version)
+                    positionStamp: record.positionStamp, valueVersion: version,
+                    fieldStamps: registerStamps(ofRow: record.id), valueStamp: record.valueStamp)
             })
     }
 
@@ -200,7 +255,37 @@ extension ReplicatedList {
     @usableFromInline
     func undoStep(editing index: Int) -> UndoHistory<Element>.Step? {
         guard let row = self[index].rowID, let version = valueVersion(ofRow: row) else { return nil }
-        return .edited(.init(row: row, stamp: .none, previousStamp: version, previous: self[index].value))
+        let fields =
+            Self.hasFields
+            ? registerStamps(ofRow: row).mapValues {
+                UndoHistory<Element>.FieldVersions(stamp: .none, previousStamp: $0)
+            }
+            : nil
+        return .edited(
+            .init(row: row, stamp: .none, previousStamp: version, previous: self[index].value, fields: fields))
+    }
+
+    /// The stamps of row `id`'s field registers, by field name.
+    private func registerStamps(ofRow id: RowID) -> [String: Stamp] {
+        guard !core.fieldRegisters.isEmpty, let registers = core.fieldRegisters[id] else { return [:] }
+        return registers.mapValues(\.stamp)
+    }
+
+    /// The fields an edit stamped `stamp` wrote on row `id`, with their versions before (`before`: the
+    /// stamps of the row's registers before it; a field without one had the whole value's); nil when the
+    /// edit wrote the whole value.
+    private func writtenFields(
+        ofRow id: RowID, stamp: Stamp, before: [String: UndoHistory<Element>.FieldVersions]
+    ) -> [String: UndoHistory<Element>.FieldVersions]? {
+        guard let slot = core.rows.slot(of: id), core.rows[slot].valueStamp != stamp,
+            let registers = core.fieldRegisters[id]
+        else { return nil }
+        var written: [String: UndoHistory<Element>.FieldVersions] = [:]
+        for (name, register) in registers where register.stamp == stamp {
+            written[name] = .init(
+                stamp: stamp, previousStamp: before[name]?.previousStamp ?? core.rows[slot].valueStamp)
+        }
+        return written.isEmpty ? nil : written
     }
 
     /// The undo step of inserting the rows now at `indexes`.
@@ -228,6 +313,9 @@ extension ReplicatedList {
             undoHistory!.record(.moved(rows))
         case .edited(var edit):
             edit.stamp = valueVersion(ofRow: edit.row) ?? .none
+            if let before = edit.fields {
+                edit.fields = writtenFields(ofRow: edit.row, stamp: edit.stamp, before: before)
+            }
             undoHistory!.record(.edited(edit))
         case .inserted, .removed:
             undoHistory!.record(step)
@@ -245,8 +333,12 @@ public struct UndoResult: Hashable, Sendable {
             case deleted
             /// Another replica moved the row after the edit being reversed.
             case movedSince
-            /// Another replica edited the row's value after the edit being reversed.
+            /// Another replica edited the row's value after the edit being reversed (for a struct row: every
+            /// field the edit changed).
             case editedSince
+            /// Another replica edited these fields of a struct row after the edit being reversed; they
+            /// were left as they are, and the edit's other fields were reversed.
+            case fieldsEditedSince([String])
         }
 
         /// The row left as it is.

@@ -14,7 +14,8 @@ struct UndoHistory<Element> {
         var index: Int
     }
 
-    /// A row a local edit deleted: its value, where it was, and its stamps when it was deleted.
+    /// A row a local edit deleted: its value, where it was, and its stamps when it was deleted (for a
+    /// struct row, its fields' versions too: ``ReplicatedList/fieldVersion(ofRow:field:)``).
     @usableFromInline
     struct RemovedRow {
         var row: RowID
@@ -22,6 +23,10 @@ struct UndoHistory<Element> {
         var place: Place
         var positionStamp: Stamp
         var valueVersion: Stamp
+        /// The stamps of the row's field registers, by field name (empty for a row without any).
+        var fieldStamps: [String: Stamp]
+        /// The row's whole-value stamp: the version of its fields without a register.
+        var valueStamp: Stamp
     }
 
     /// A row a local edit moved: the position stamps it had before and after, and where it was before.
@@ -41,6 +46,31 @@ struct UndoHistory<Element> {
         var stamp: Stamp
         var previousStamp: Stamp
         var previous: Element
+        /// For a struct row edited field by field: the fields the edit wrote, each with its versions
+        /// after and before, so the edit is reversed field by field; nil for a whole-value edit. (Until
+        /// the edit is recorded: the stamps of the row's field registers before it, as `previousStamp`s.)
+        var fields: [String: FieldVersions]?
+    }
+
+    /// A field's versions (``ReplicatedList/fieldVersion(ofRow:field:)``) after and before an edit.
+    @usableFromInline
+    struct FieldVersions: Hashable {
+        var stamp: Stamp
+        var previousStamp: Stamp
+    }
+
+    /// How a reversal changed a row's field versions, for ``rewrite(_:as:position:value:fields:)``: the
+    /// named fields, and every other field (a copy put back after a delete has all its fields new).
+    struct FieldRewrite {
+        var named: [String: (from: Stamp, to: Stamp)] = [:]
+        var others: (from: Stamp, to: Stamp)?
+
+        /// The version a step that expected `stamp` of field `name` expects now.
+        func rewritten(_ stamp: Stamp, of name: String) -> Stamp {
+            if let named = named[name] { return stamp == named.from ? named.to : stamp }
+            if let others, stamp == others.from { return others.to }
+            return stamp
+        }
     }
 
     /// What reverses one local edit.
@@ -152,9 +182,11 @@ struct UndoHistory<Element> {
     /// it after each row it changed, so the steps still to run see the row as the stamps say: a row put
     /// back after a delete is a copy with new stamps; one moved or edited back has the stamps of that
     /// move or edit where the steps expected those of the state it returned to.
+    /// `fields` does the same for the versions of the row's fields.
     /// - Complexity: O(s) for s steps kept.
     mutating func rewrite(
-        _ row: RowID, as new: RowID, position: (from: Stamp, to: Stamp)?, value: (from: Stamp, to: Stamp)?
+        _ row: RowID, as new: RowID, position: (from: Stamp, to: Stamp)?, value: (from: Stamp, to: Stamp)?,
+        fields: FieldRewrite = FieldRewrite()
     ) {
         func renamed(_ place: Place) -> Place {
             Place(
@@ -174,6 +206,12 @@ struct UndoHistory<Element> {
                         rows[offset].positionStamp = position.to
                     }
                     if let value, rows[offset].valueVersion == value.from { rows[offset].valueVersion = value.to }
+                    for (name, stamp) in rows[offset].fieldStamps {
+                        rows[offset].fieldStamps[name] = fields.rewritten(stamp, of: name)
+                    }
+                    if let others = fields.others, rows[offset].valueStamp == others.from {
+                        rows[offset].valueStamp = others.to
+                    }
                 }
                 step = .removed(rows)
             case .moved(var rows):
@@ -188,6 +226,11 @@ struct UndoHistory<Element> {
                 guard edit.row == row else { return }
                 edit.row = new
                 if let value, edit.stamp == value.from { edit.stamp = value.to }
+                if let written = edit.fields {
+                    for (name, versions) in written {
+                        edit.fields![name]!.stamp = fields.rewritten(versions.stamp, of: name)
+                    }
+                }
                 step = .edited(edit)
             }
         }

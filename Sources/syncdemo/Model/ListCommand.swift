@@ -289,7 +289,9 @@ extension ReplicatedList where Element == Entry {
             switch skip.reason {
             case .deleted: continue
             case .movedSince: notes.append("left \(text) where it is: another replica moved it since")
-            case .editedSince: notes.append("left \(text) as it reads: another replica edited it since")
+            // One command edits one field (its text, or its check mark), so its undo is left whole or not at all.
+            case .editedSince, .fieldsEditedSince:
+                notes.append("left \(text) as it reads: another replica edited it since")
             }
         }
         let deleted = result.skipped.count { $0.reason == .deleted }
