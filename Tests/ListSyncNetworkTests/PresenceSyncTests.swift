@@ -133,6 +133,29 @@ struct PresenceSyncTests {
         #expect(network.nodes[1].presences[ReplicaID(1)]?.name == "Ana")
     }
 
+    /// A peer flooding PRESENCE with ever newer updates of ever more invented peers fills at most the
+    /// table's 256 entries, and each other connection's queue holds at most one update per peer held.
+    @Test func aFloodOfPresenceIsBounded() throws {
+        let network = Self.line(3, seed: 9)
+        let hub = network.nodes[1]
+        let fromFirst = try #require(hub.sessions.keys.min())
+        for round in 0..<20 {
+            let updates = (0..<PresenceTable.maximumPeerCount).map { offset in
+                PresenceTable.Update(
+                    replica: ReplicaID(UInt64(1000 + round * 300 + offset)), clock: UInt64(round + 1),
+                    presence: Presence(name: "fake \(offset)", selection: []))
+            }
+            hub.receivePresence(updates, from: fromFirst)
+        }
+        #expect(hub.presence.table.updates.count == PresenceTable.maximumPeerCount)
+        for session in hub.sessions.values {
+            #expect(session.pendingPresence.count <= PresenceTable.maximumPeerCount + 1)
+        }
+        network.runUntilQuiet()
+        #expect(network.nodes[2].presences.count == PresenceTable.maximumPeerCount)
+        #expect(network.errors.isEmpty)
+    }
+
     /// A presence beyond its limits is refused and changes nothing.
     @Test func aPresenceBeyondItsLimitsIsRefused() throws {
         let network = Self.line(2, seed: 6)
