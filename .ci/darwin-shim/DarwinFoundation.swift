@@ -8,3 +8,11 @@ open class Thread {
     /// Starts a thread running `block`.
     open class func detachNewThread(_ block: @escaping @Sendable () -> Void) { fatalError("darwin-check shim") }
 }
+
+/// `Foundation.Date`.
+public struct Date: Sendable {
+    /// The current date and time.
+    public init() { fatalError("darwin-check shim") }
+    /// Seconds since 00:00:00 UTC on 1 January 1970.
+    public var timeIntervalSince1970: Double { fatalError("darwin-check shim") }
+}

@@ -103,6 +103,31 @@ struct ListModelTests {
         #expect(notified.withLock { $0 })
     }
 
+    /// The model shows who else is here, and which rows they select, as it changes.
+    @Test func theOtherPeersPresenceReachesTheModel() async throws {
+        let (phone, laptop) = try Self.connectedPeers()
+        defer {
+            phone.stop()
+            laptop.stop()
+        }
+        let model = ListModel(peer: phone)
+        laptop.edit { $0.append(contentsOf: ["Paris", "Rome"]) }
+        #expect(await eventually { model.rows.count == 2 })
+        let rome = try #require(model.rows.last?.rowID)
+        let notified = Mutex(false)
+        withObservationTracking {
+            _ = model.presences
+        } onChange: {
+            notified.withLock { $0 = true }
+        }
+        try laptop.setPresence(Presence(name: "Laptop", selection: [rome]))
+        #expect(await eventually { model.selectedByOthers == [.row(rome): ["Laptop"]] })
+        #expect(model.presences == [ReplicaID(2): Presence(name: "Laptop", selection: [rome])])
+        #expect(notified.withLock { $0 })
+        try laptop.setPresence(nil)
+        #expect(await eventually { model.presences.isEmpty })
+    }
+
     @Test(arguments: [1, 2, 3] as [UInt64])
     func randomEditsOnBothSidesKeepTheModelExact(seed: UInt64) async throws {
         announceSeed(seed, of: "randomEditsOnBothSidesKeepTheModelExact", replay: "swift test --filter ListModelTests")

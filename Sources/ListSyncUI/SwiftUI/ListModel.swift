@@ -17,6 +17,9 @@ import Observation
 ///     .onDelete { model.remove(atOffsets: $0) }
 /// }
 /// ```
+/// ``presences`` shows who else is here (``SyncPeer/setPresence(_:)``): mark the rows they select with
+/// `model.selectedByOthers[row.id]`.
+///
 /// Offsets are those of `rows`, as SwiftUI passes them. `rows` may trail the list by changes that have
 /// not reached the main actor yet; an edit therefore names rows by identity, applies to the list as it
 /// is, and then takes every change that happened until and including it, so `rows` shows the edit at once.
@@ -28,6 +31,8 @@ public final class ListModel<Replica: SyncReplica> {
     public private(set) var rows: [Row<Replica.Value>]
     /// Why the last edit that failed was not kept; nil until one fails (set it to nil once shown).
     public var lastError: Replica.CommitFailure?
+    /// The other peers' presences, by replica, kept current as they change (``SyncPeer/presenceUpdates()``).
+    public private(set) var presences: [ReplicaID: Presence] = [:]
 
     /// The peer whose list this is.
     @ObservationIgnored public let peer: SyncPeer<Replica>
@@ -42,6 +47,23 @@ public final class ListModel<Replica: SyncReplica> {
         self.events = events
         rows = events.initialRows
         observation = events.observe { [weak self] event in self?.show([event]) }
+        let updates = peer.presenceUpdates()
+        // Ends with the peer, or at the first change after the model is released.
+        Task { [weak self] in
+            for await presences in updates {
+                guard let self else { return }
+                self.presences = presences
+            }
+        }
+    }
+
+    /// The names of the other peers who select each row (a row no one selects is absent), for marks.
+    public var selectedByOthers: [ItemID: [String]] {
+        var names: [ItemID: [String]] = [:]
+        for presence in presences.values {
+            for row in presence.selection { names[.row(row), default: []].append(presence.name) }
+        }
+        return names.mapValues { $0.sorted() }
     }
 
     /// The value of the row `id` as shown, or nil when it is not shown; setting it edits that row

@@ -84,14 +84,24 @@ enum PresenceCommand: Equatable {
         return marks.mapValues { $0.sorted() }
     }
 
-    /// `Ana selects Paris, Rome; drags Tokyo`: what a presence shows, rows by their texts in `list`.
+    /// `'Ana' selects 'Paris', 'Rome' drags 'Tokyo' before 'Oslo'`: what a presence shows, rows by their
+    /// texts in `list`.
     static func describe(_ presence: Presence, in list: ReplicatedList<Entry>) -> String {
         func texts(_ rows: [RowID]) -> String {
             rows.compactMap { list.index(forRow: $0).map { list[$0].value.description.quoted } }.joined(separator: ", ")
         }
         var parts = [presence.name.quoted]
         if !presence.selection.isEmpty { parts.append("selects " + texts(presence.selection)) }
-        if let drag = presence.drag { parts.append("drags " + texts(drag.rows)) }
+        if let drag = presence.drag {
+            let hover =
+                switch drag.hover {
+                case .before(let row)?: " before " + texts([row])
+                case .onto(let row)?: " onto " + texts([row])
+                case .end?: " to the end"
+                case nil: ""
+                }
+            parts.append("drags " + texts(drag.rows) + hover)
+        }
         if !presence.pendingDrops.isEmpty {
             parts.append("drops \(counted(presence.pendingDrops.reduce(0) { $0 + $1.count }, "row"))")
         }
