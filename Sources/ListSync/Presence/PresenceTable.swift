@@ -68,6 +68,9 @@ public struct PresenceTable: Sendable {
         entries.values.map(\.heard).min().map { $0 + timeout }
     }
 
+    /// The number of peers held, departures included.
+    public var count: Int { entries.count }
+
     /// The latest update of `replica` held, its departure included, if any.
     public func update(of replica: ReplicaID) -> Update? { entries[replica]?.update }
 

@@ -17,13 +17,8 @@ extension ReplicatedList {
             }
         }
         return drops.prefix(Presence.Limits.pendingDropCount).map { drop in
-            var after: RowID?
-            var offset = drop.first - 1
-            while offset >= 0, after == nil {
-                after = self[offset].rowID
-                offset -= 1
-            }
-            return Presence.PendingDrop(count: Swift.min(drop.count, Presence.Limits.placeholderCount), after: after)
+            Presence.PendingDrop(
+                count: Swift.min(drop.count, Presence.Limits.placeholderCount), after: confirmedRow(before: drop.first))
         }
     }
 }

@@ -39,6 +39,26 @@ extension ReplicatedList {
     /// The number of pending placeholders.
     public var pendingCount: Int { core.rows.placeholders.count }
 
+    /// The confirmed row nearest before the visible row at `index` (placeholders are no neighbours), if any.
+    func confirmedRow(before index: Int) -> RowID? {
+        var offset = index - 1
+        while offset >= 0 {
+            if let row = self[offset].rowID { return row }
+            offset -= 1
+        }
+        return nil
+    }
+
+    /// The confirmed row nearest after the visible row at `index` (placeholders are no neighbours), if any.
+    func confirmedRow(after index: Int) -> RowID? {
+        var offset = index + 1
+        while offset < count {
+            if let row = self[offset].rowID { return row }
+            offset += 1
+        }
+        return nil
+    }
+
     /// Commits placeholder `id` as a new row holding `value`, at the placeholder's current key (a fresh
     /// key between its current neighbours when that key now ties with one of them), so the row lands
     /// exactly where the placeholder is now. The insert gets its operation dot now.

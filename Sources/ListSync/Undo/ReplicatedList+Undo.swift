@@ -162,19 +162,9 @@ extension ReplicatedList {
         version: Stamp, skipped: inout [UndoResult.Skip]
     ) {
         let standing = fields.filter { fieldVersion(ofRow: edit.row, field: $0.key) == $0.value.stamp }
-        // A value this version wrote, with fields it wrote, decodes; a type whose decoding also checks
-        // across fields may refuse the mix, and the edit is then left as another's edit would leave it.
-        guard !standing.isEmpty, let current = JSONFields.split(ValueCoding.encode(self[index].value)[...]),
-            let previous = JSONFields.split(ValueCoding.encode(edit.previous)[...])
+        guard !standing.isEmpty,
+            let value = Self.value(self[index].value, withFields: standing.keys, of: edit.previous)
         else {
-            skipped.append(.init(edit.row, .editedSince))
-            return
-        }
-        var members = Dictionary(uniqueKeysWithValues: current.map { ($0.name, $0.fragment) })
-        let before = Dictionary(uniqueKeysWithValues: previous.map { ($0.name, $0.fragment) })
-        for name in standing.keys { members[name] = before[name] }
-        let joined = JSONFields.join(members.map { JSONFields.Member(name: $0.key, fragment: $0.value) })
-        guard let value = try? ValueCoding.decode(joined[...], as: Element.self) else {
             skipped.append(.init(edit.row, .editedSince))
             return
         }
@@ -193,6 +183,23 @@ extension ReplicatedList {
         }
     }
 
+    /// `current` with the fields `names` as they are in `previous` (removed where it has none); nil when
+    /// either is not a JSON object, or when the mix does not decode (a value this version wrote, with
+    /// fields it wrote, decodes, but a type whose decoding checks across fields may refuse the mix: the
+    /// edit is then left as another replica's edit would leave it).
+    private static func value(_ current: Element, withFields names: some Sequence<String>, of previous: Element)
+        -> Element?
+    {
+        guard let now = JSONFields.split(ValueCoding.encode(current)[...]),
+            let before = JSONFields.split(ValueCoding.encode(previous)[...])
+        else { return nil }
+        var members = Dictionary(uniqueKeysWithValues: now.map { ($0.name, $0.fragment) })
+        let old = Dictionary(uniqueKeysWithValues: before.map { ($0.name, $0.fragment) })
+        for name in names { members[name] = old[name] }
+        let joined = JSONFields.join(members.map { JSONFields.Member(name: $0.key, fragment: $0.value) })
+        return try? ValueCoding.decode(joined[...], as: Element.self)
+    }
+
     /// The index a row that was at `place` goes back to, as a destination of ``move(fromOffsets:toOffset:)``
     /// or an index of ``insert(_:at:)``: after the row that preceded it, else before the row that followed
     /// it, else its index (within the rows now).
@@ -209,19 +216,7 @@ extension ReplicatedList {
     /// Where the visible row at `index` is: the confirmed rows around it (placeholders are no
     /// neighbours) and the index.
     private func place(ofRowAt index: Int) -> UndoHistory<Element>.Place {
-        var after: RowID?
-        var before: RowID?
-        var offset = index - 1
-        while offset >= 0, after == nil {
-            after = self[offset].rowID
-            offset -= 1
-        }
-        offset = index + 1
-        while offset < count, before == nil {
-            before = self[offset].rowID
-            offset += 1
-        }
-        return UndoHistory.Place(after: after, before: before, index: index)
+        UndoHistory.Place(after: confirmedRow(before: index), before: confirmedRow(after: index), index: index)
     }
 
     /// The undo step of moving the visible rows at `offsets`, before the move (their new stamps come

@@ -55,11 +55,14 @@ extension SyncNode {
     /// the peers silent for the table's timeout, and renews this peer's presence every half timeout.
     public func tickPresence(now: ContinuousClock.Instant) {
         presence.now = now
+        let held = presence.table.count
         if !presence.table.expire(at: now).isEmpty { postPresences() }
-        // Forget pending peers expired meanwhile, so a queue that does not drain stays bounded by the table.
-        for session in sessions.values where !session.pendingPresence.isEmpty {
-            session.pendingPresence = session.pendingPresence.filter {
-                $0 == replicaID || presence.table.update(of: $0) != nil
+        if presence.table.count < held {
+            // Forget pending peers that expired, so a queue that does not drain stays bounded by the table.
+            for session in sessions.values where !session.pendingPresence.isEmpty {
+                session.pendingPresence = session.pendingPresence.filter {
+                    $0 == replicaID || presence.table.update(of: $0) != nil
+                }
             }
         }
         if presence.own?.presence != nil, let sentAt = presence.sentAt, now - sentAt >= presence.table.timeout / 2 {
@@ -71,10 +74,8 @@ extension SyncNode {
     /// Shows this replica's pending placeholders as they are after a local edit, when a presence is set
     /// and they changed.
     func refreshPendingDrops() {
-        guard let own = presence.own?.presence, !own.pendingDrops.isEmpty || replica.read({ $0.pendingCount }) > 0
-        else {
-            return
-        }
+        // O(1) when no placeholder is pending.
+        guard let own = presence.own?.presence else { return }
         let drops = replica.read { $0.pendingDrops }
         guard drops != own.pendingDrops else { return }
         presence.own?.presence?.pendingDrops = drops
