@@ -62,7 +62,11 @@ struct TCPReconnectTests {
         #expect(recorder.lines.count { $0.contains("listener on \(endpoint)") } == 1, "\(recorder.lines)")
         squatter.close()
         server.reconnectNow()
-        #expect(waitUntil(.seconds(2)) { server.listeners.first?.state == .listening }, "\(server.listeners)")
+        // At once: the backoff of more than a second is gone (the attempt itself runs on the peer's
+        // thread, which a loaded machine may keep waiting).
+        let state = server.listeners.first?.state
+        #expect(state == .listening || state == .waiting(retryIn: .zero), "\(server.listeners)")
+        #expect(waitUntil { server.listeners.first?.state == .listening }, "\(server.listeners)")
         #expect(recorder.contains("listening again on \(endpoint)"))
     }
 
