@@ -61,7 +61,7 @@ struct TCPFaultTests {
     static let rawCases: [Case] = {
         let futureHello = SyncMessage.hello(
             Hello(
-                versions: 7...7, replica: ReplicaID(7), nonce: Array(repeating: 1, count: 32),
+                versions: 8...8, replica: ReplicaID(7), nonce: Array(repeating: 1, count: 32),
                 document: Array("groceries".utf8))
         ).encoded()
         return [
@@ -93,13 +93,17 @@ struct TCPFaultTests {
         #expect(server.isHealthy())
     }
 
-    @Test func wrongSecretIsRejected() throws {
+    /// A wrong secret fails the proofs (error 7) where HELLO names the document in clear, and already
+    /// HELLO's tag (error 6) from version 7.
+    @Test(arguments: [(5...6, SyncError.authenticationFailed), (5...7, .wrongDocument)])
+    func wrongSecretIsRejected(versions: ClosedRange<UInt64>, refusal: SyncError) throws {
         let server = try Server()
         defer { server.stop() }
         let intruder = try RawPeer(
-            server.endpoint, settings: SyncSettings(document: "groceries", secret: Array(repeating: 1, count: 32)))
-        #expect(intruder.handshake() == .closedByPeer(code: 7, reason: SyncError.authenticationFailed.description))
-        #expect(server.closed(withCode: 7))
+            server.endpoint,
+            settings: SyncSettings(document: "groceries", secret: Array(repeating: 1, count: 32), versions: versions))
+        #expect(intruder.handshake() == .closedByPeer(code: refusal.code, reason: refusal.description))
+        #expect(server.closed(withCode: refusal.code))
         #expect(intruder.node.replica.isEmpty)
         #expect(server.isHealthy())
     }

@@ -27,7 +27,7 @@ struct TCPRefusalTests {
     static func accepted(_ recorder: LogRecorder) -> Int { recorder.lines.count { $0.hasSuffix(" accepted") } }
 
     /// A peer that holds the wrong secret: its redials follow the long refusal backoff, and it logs the
-    /// refusal once.
+    /// refusal once (the server refuses HELLO's tag: error 6 at version 7).
     @Test func wrongSecretBacksOffHardAndIsLoggedOnce() async throws {
         let serverLog = LogRecorder()
         let server = try makePeer(1, serverLog)
@@ -50,7 +50,7 @@ struct TCPRefusalTests {
             in: .now - start, initial: configuration.refusalInitialDelay, maximum: configuration.refusalMaximumDelay)
         #expect((1...bound).contains(attempts), "\(attempts) attempts, at most \(bound)")
         #expect(clientLog.lines.count { $0.contains("closed: error 16") } == 1, "\(clientLog.lines)")
-        #expect(attempts < 2 || serverLog.lines.count { $0.contains("closed: error 7") } == 1, "\(serverLog.lines)")
+        #expect(attempts < 2 || serverLog.lines.count { $0.contains("closed: error 6") } == 1, "\(serverLog.lines)")
         let status = try #require(client.connections.first { $0.remote == endpoint })
         #expect(status.lastError?.code == 16)
         #expect(status.lastError.map { RetryPolicy($0) } == .refusedIdentity)

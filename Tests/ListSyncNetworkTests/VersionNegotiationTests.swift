@@ -44,7 +44,7 @@ struct VersionNegotiationTests {
         #expect(throws: refusal) { try node.receive(Self.version4Hello, on: ConnectionID(2)) }
         let close = try #require(try Self.plaintextClose(node.close(ConnectionID(2), because: refusal)))
         #expect(close.code == 5)
-        #expect(close.reason == "unsupportedVersion: protocol versions 4...4 offered, 5...6 supported")
+        #expect(close.reason == "unsupportedVersion: protocol versions 4...4 offered, 5...7 supported")
     }
 
     /// A hand-driven initiator, replica 0x0A, offering `versions` to ``responder()`` (which shows a
@@ -61,8 +61,10 @@ struct VersionNegotiationTests {
             node = VersionNegotiationTests.responder()
             node.tickPresence(now: .now)
             try node.setPresence(Presence(name: "Bea"), wallClockMilliseconds: 1, now: .now)
+            let tagged = DocumentTag.isUsed(initiatorVersions: versions)
             let ours = Hello(
-                versions: versions, replica: ReplicaID(0x0A), nonce: Array(0..<32), document: Array("groceries".utf8))
+                versions: versions, replica: ReplicaID(0x0A), nonce: Array(0..<32),
+                document: DocumentTag.field(for: .test, nonce: Array(0..<32), tagged: tagged))
             let helloBody = SyncMessage.hello(ours).encoded()
             _ = try node.receive(Framing.lengthPrefix(helloBody.count) + helloBody, on: ConnectionID(2))
             let replyFrames = try VersionNegotiationTests.frames(node.output(for: ConnectionID(2), limit: .max))
@@ -100,12 +102,13 @@ struct VersionNegotiationTests {
         var receivedPresence: Bool { received.contains { if case .presence = $0 { true } else { false } } }
     }
 
-    /// A later peer that speaks 5 to 7 dials a peer that speaks 5 and 6: they agree on 6, the whole
-    /// handshake works as in version 5, and the first sealed frame is VECTOR, then the presence.
+    /// A later peer that speaks 5 to 8 dials a peer that speaks 5 to 7: they agree on 7, the whole
+    /// handshake works as in version 5 (with the document named by its tag), and the first sealed frame
+    /// is VECTOR, then the presence.
     @Test func aLaterPeerWhoseRangeMeetsOursSyncsAtTheHighestCommonVersion() throws {
-        #expect(SyncProtocol.highestCommonVersion(with: 5...7) == 6)
+        #expect(SyncProtocol.highestCommonVersion(with: 5...8) == 7)
         #expect(SyncProtocol.highestCommonVersion(with: 1...5) == 5)
-        var peer = try HandDriven(versions: 5...7)
+        var peer = try HandDriven(versions: 5...8)
         #expect(peer.received.first == .vector(peer.node.replica.versionVector))
         try peer.send(SyncMessage.vector(VersionVector()).encoded())
         let update = PresenceTable.Update(replica: ReplicaID(0x0B), clock: 1, presence: Presence(name: "Bea"))
@@ -151,11 +154,11 @@ struct VersionNegotiationTests {
         node.open(ConnectionID(3), role: role, nonce: Array(32..<64))
         _ = node.output(for: ConnectionID(3), limit: .max)
         let later = SyncMessage.hello(
-            Hello(versions: 7...9, replica: ReplicaID(0x0A), nonce: Array(0..<32), document: Array("groceries".utf8))
+            Hello(versions: 8...9, replica: ReplicaID(0x0A), nonce: Array(0..<32), document: Array("groceries".utf8))
         ).encoded()
-        let refusal = SyncError.unsupportedVersion(offered: 7...9, supported: SyncProtocol.versions)
+        let refusal = SyncError.unsupportedVersion(offered: 8...9, supported: SyncProtocol.versions)
         #expect(throws: refusal) { try node.receive(Framing.lengthPrefix(later.count) + later, on: ConnectionID(3)) }
         let close = try #require(try Self.plaintextClose(node.close(ConnectionID(3), because: refusal)))
-        #expect(close.code == 5 && close.reason.contains("7...9 offered, 5...6 supported"))
+        #expect(close.code == 5 && close.reason.contains("8...9 offered, 5...7 supported"))
     }
 }

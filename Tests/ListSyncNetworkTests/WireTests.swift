@@ -63,7 +63,7 @@ struct WireTests {
         ).encoded()
         // Body: type, magic (4 bytes), highest version, lowest version, replica (8 bytes), nonce, document.
         var future = hello
-        future.replaceSubrange(5...6, with: [8, 7])
+        future.replaceSubrange(5...6, with: [9, 8])
         var older = hello
         older.remove(at: 6)
         older[5] = 4
@@ -99,7 +99,7 @@ struct WireTests {
                 expected: .unexpectedMessage(type: 0x7F, phase: "decoding (unknown type)")),
             Case(
                 name: "future versions only", body: future,
-                expected: .unsupportedVersion(offered: 7...8, supported: SyncProtocol.versions)),
+                expected: .unsupportedVersion(offered: 8...9, supported: SyncProtocol.versions)),
             Case(
                 name: "an older version's hello", body: older,
                 expected: .unsupportedVersion(offered: 4...4, supported: SyncProtocol.versions)),

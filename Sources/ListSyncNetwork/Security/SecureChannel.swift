@@ -25,8 +25,8 @@ struct SecureChannel {
     let role: ConnectionRole
     /// Shared settings: document, secret, limits.
     private let settings: SyncSettings
-    /// This side's HELLO.
-    private let hello: Hello
+    /// This side's HELLO (a responder's names its document only once the initiator's HELLO arrived).
+    private var hello: Hello
     /// Incoming frames.
     private var framing: Framing
     /// Where the handshake is.
@@ -49,8 +49,11 @@ struct SecureChannel {
         precondition(nonce.count == Hello.nonceByteCount, "a nonce has \(Hello.nonceByteCount) bytes")
         self.role = role
         self.settings = settings
+        // A responder names the document once it knows whether the initiator uses tags.
+        let tagged = role == .initiator && DocumentTag.isUsed(initiatorVersions: settings.versions)
         self.hello = Hello(
-            versions: SyncProtocol.versions, replica: replica, nonce: nonce, document: settings.document)
+            versions: settings.versions, replica: replica, nonce: nonce,
+            document: role == .initiator ? DocumentTag.field(for: settings, nonce: nonce, tagged: tagged) : [])
         self.framing = Framing(maximumFrameByteCount: SyncProtocol.maximumHandshakeFrameByteCount)
         if role == .initiator { sendHandshake(.hello(hello)) }
     }
@@ -130,11 +133,15 @@ struct SecureChannel {
         case (_, .close(let code, let reason)):
             throw .closedByPeer(code: code, reason: reason)
         case (.awaitingHello, .hello(let peer)):
-            guard peer.document == settings.document else { throw .wrongDocument }
+            guard let common = SyncProtocol.highestCommonVersion(of: settings.versions, and: peer.versions) else {
+                throw .unsupportedVersion(offered: peer.versions, supported: settings.versions)
+            }
+            let tagged = DocumentTag.isUsed(initiatorVersions: role == .initiator ? hello.versions : peer.versions)
+            guard DocumentTag.hello(peer, names: settings, tagged: tagged) else { throw .wrongDocument }
             guard peer.replica != hello.replica else { throw .selfConnection }
-            // HELLO decoding refused ranges that do not meet ours.
-            version = SyncProtocol.highestCommonVersion(with: peer.versions)
+            version = common
             if role == .responder {
+                hello.document = DocumentTag.field(for: settings, nonce: hello.nonce, tagged: tagged)
                 sendHandshake(.hello(hello))
                 transcript.insert(body, at: 0)
             } else {

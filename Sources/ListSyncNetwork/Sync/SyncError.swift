@@ -10,7 +10,8 @@ public enum SyncError: Error, Hashable, Sendable, CustomStringConvertible {
     case badMagic
     /// The protocol versions a HELLO offered and those this implementation speaks have none in common.
     case unsupportedVersion(offered: ClosedRange<UInt64>, supported: ClosedRange<UInt64>)
-    /// The peer asked for a different document.
+    /// The peer asked for a document this side does not hold; from protocol version 7, where HELLO names the
+    /// document by a tag computed with the secret, also a peer with another secret.
     case wrongDocument
     /// The peer's handshake proof did not verify: it does not hold the document's secret, or replayed a session.
     case authenticationFailed
@@ -81,7 +82,7 @@ public enum SyncError: Error, Hashable, Sendable, CustomStringConvertible {
         case .unsupportedVersion(let offered, let supported):
             "unsupportedVersion: protocol versions \(offered.lowerBound)...\(offered.upperBound) offered, "
                 + "\(supported.lowerBound)...\(supported.upperBound) supported"
-        case .wrongDocument: "wrongDocument: the peer asked for another document"
+        case .wrongDocument: "wrongDocument: the peer asked for a document not held here, or with another secret"
         case .authenticationFailed: "authenticationFailed: the handshake proof does not match the shared secret"
         case .decryptionFailed(let frame): "decryptionFailed: tag check failed on frame \(frame)"
         case .selfConnection: "selfConnection: the peer is this replica"

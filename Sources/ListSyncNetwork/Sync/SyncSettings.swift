@@ -4,6 +4,11 @@ public struct SyncSettings: Sendable {
     public var document: [UInt8]
     /// The document's pre-shared secret, at least 16 bytes.
     public var secret: [UInt8]
+    /// The protocol versions this side speaks for the document, within ``SyncProtocol/versions`` (the
+    /// default). A peer whose range does not meet it is refused with ``SyncError/unsupportedVersion(offered:supported:)``.
+    /// Dialing peers that speak only versions 5 and 6 takes `5...6`: from version 7 an initiator names the
+    /// document by a tag, which such peers refuse as ``SyncError/wrongDocument`` (Protocol.md section 2.9).
+    public var versions: ClosedRange<UInt64>
     /// The largest frame this side sends, in bytes: from 1 KiB to ``SyncProtocol/maximumFrameByteCount``,
     /// which every peer accepts (default 1 MiB, so that a frame arrives well within the idle timeout on a
     /// slow link). Change sets are cut to fit (a single row larger than a frame travels in pieces).
@@ -16,17 +21,22 @@ public struct SyncSettings: Sendable {
 
     /// Settings for `document` shared with `secret`.
     public init(
-        document: String, secret: [UInt8], maximumFrameByteCount: Int = 1 << 20,
+        document: String, secret: [UInt8], versions: ClosedRange<UInt64> = SyncProtocol.versions,
+        maximumFrameByteCount: Int = 1 << 20,
         maximumChangeSetByteCount: Int = 256 << 20, outboxByteLimit: Int = 4 << 20
     ) {
         precondition(document.utf8.count <= Hello.maximumDocumentByteCount, "document IDs have at most 255 bytes")
         precondition(secret.count >= 16, "a secret has at least 16 bytes")
+        precondition(
+            SyncProtocol.versions.contains(versions.lowerBound) && SyncProtocol.versions.contains(versions.upperBound),
+            "versions within \(SyncProtocol.versions)")
         precondition(
             (1024...SyncProtocol.maximumFrameByteCount).contains(maximumFrameByteCount),
             "frames are from 1 KiB to 16 MiB")
         precondition(maximumChangeSetByteCount >= 1024, "change sets of at least 1 KiB must be accepted")
         self.document = Array(document.utf8)
         self.secret = secret
+        self.versions = versions
         self.maximumFrameByteCount = maximumFrameByteCount
         self.maximumChangeSetByteCount = maximumChangeSetByteCount
         self.outboxByteLimit = outboxByteLimit

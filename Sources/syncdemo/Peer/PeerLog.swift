@@ -46,6 +46,9 @@ final class PeerLog: Sendable {
         if message.contains("authenticationFailed") {
             return message + " (the peers' secrets differ: give every peer the same --secret-file)"
         }
+        if message.contains("wrongDocument") {
+            return message + " (the peers' --document or secrets differ: give every peer the same ones)"
+        }
         return String(message)
     }
 
