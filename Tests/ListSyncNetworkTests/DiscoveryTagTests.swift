@@ -34,7 +34,15 @@ struct DiscoveryTagTests {
         #expect(strings == ["txtvers=1", "versions=5-7", "tag=\(DNSPackets.groceriesTag)"].map { Array($0.utf8) })
         #expect(
             try PeerAdvertisement(txtRecord: TXTRecord(strings: strings + [Array("future=x".utf8)])) == advertisement)
-        #expect(PeerAdvertisement(tag: Self.groceries).versions == SyncProtocol.versions)
+    }
+
+    /// A peer advertises the versions it holds its document to, not all it could speak: a peer held at
+    /// 5...6 (to dial earlier releases) says so.
+    @Test func theAdvertisementFollowsTheDocumentsVersions() {
+        let held = SyncSettings(document: "groceries", secret: SyncSettings.test.secret, versions: 5...6)
+        let expected = PeerAdvertisement(versions: 5...6, tag: DiscoveryTag(settings: held))
+        #expect(PeerAdvertisement(settings: held) == expected)
+        #expect(PeerAdvertisement(settings: .test).versions == SyncProtocol.versions)
     }
 
     @Test(arguments: [

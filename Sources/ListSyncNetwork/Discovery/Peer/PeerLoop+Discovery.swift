@@ -19,11 +19,12 @@ extension PeerLoop {
                     host: DNSName(labels: [Array(hostName.utf8), Array("local".utf8)]), port: port,
                     ipv4Addresses: interfaces.flatMap(\.ipv4Addresses),
                     ipv6Addresses: interfaces.flatMap(\.ipv6Addresses),
-                    txtRecord: PeerAdvertisement(versions: SyncProtocol.versions, tag: tag).txtRecord) : nil
+                    txtRecord: PeerAdvertisement(settings: configuration.sync).txtRecord) : nil
             discoveryRunner = try MDNSRunner(
                 advertising: instance, browsing: discovery.browses, interfaces: interfaces, port: discovery.port,
                 handler: events)
-            discoveryDialer = DiscoveryDialer(ownName: discovery.instanceName, tag: tag)
+            discoveryDialer = DiscoveryDialer(
+                ownName: discovery.instanceName, tag: tag, versions: configuration.sync.versions)
             let interfaceNames = interfaces.map(\.name).joined(separator: ", ")
             log(
                 "discovery: \(discovery.advertises ? "advertising \"\(discovery.instanceName)\" port \(port)" : "")"

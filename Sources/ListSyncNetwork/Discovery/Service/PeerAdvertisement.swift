@@ -13,9 +13,15 @@ struct PeerAdvertisement: Hashable, Sendable {
     var tag: DiscoveryTag
 
     /// An advertisement of `tag` for a peer speaking `versions`.
-    init(versions: ClosedRange<UInt64> = SyncProtocol.versions, tag: DiscoveryTag) {
+    init(versions: ClosedRange<UInt64>, tag: DiscoveryTag) {
         self.versions = versions
         self.tag = tag
+    }
+
+    /// The advertisement of a peer of the document of `settings`, speaking the versions it holds the
+    /// document to.
+    init(settings: SyncSettings) {
+        self.init(versions: settings.versions, tag: DiscoveryTag(settings: settings))
     }
 
     /// The advertisement in a received TXT record.
