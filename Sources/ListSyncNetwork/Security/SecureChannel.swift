@@ -50,7 +50,7 @@ struct SecureChannel {
         self.role = role
         self.settings = settings
         // A responder names the document once it knows whether the initiator uses tags.
-        let tagged = role == .initiator && DocumentTag.isUsed(initiatorVersions: settings.versions)
+        let tagged = DocumentTag.isUsed(initiatorVersions: settings.versions)
         self.hello = Hello(
             versions: settings.versions, replica: replica, nonce: nonce,
             document: role == .initiator ? DocumentTag.field(for: settings, nonce: nonce, tagged: tagged) : [])
