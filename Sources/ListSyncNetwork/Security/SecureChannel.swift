@@ -116,7 +116,13 @@ struct SecureChannel {
         let message = SyncMessage.close(code: error.code, reason: error.description)
         if isAuthenticated { return seal(message) }
         if var cipher = rejectedResponderCipher { return cipher.seal(message.encoded()) }
-        let body = message.encoded()
+        return Self.plaintextClose(for: error)
+    }
+
+    /// The plaintext CLOSE frame for `error`: what a peer that has no channel yet (an accepted connection
+    /// refused before it is routed to a document) sends.
+    static func plaintextClose(for error: SyncError) -> [UInt8] {
+        let body = SyncMessage.close(code: error.code, reason: error.description).encoded()
         return Framing.lengthPrefix(body.count) + body
     }
 

@@ -44,6 +44,14 @@ public enum SyncError: Error, Hashable, Sendable, CustomStringConvertible {
     /// disk, an I/O error); nothing of it was applied, and the peer sends it again after reconnecting.
     case storageFailed(reason: String)
 
+    /// Whether the peer is told of this error with a CLOSE: not when it went away or the link broke.
+    var isToldToPeer: Bool {
+        switch self {
+        case .connectionClosed, .closedByPeer, .socket, .truncatedFrame: false
+        default: true
+        }
+    }
+
     /// The error code sent in CLOSE and written in log lines (Protocol.md section 2.8).
     public var code: UInt8 {
         switch self {

@@ -77,10 +77,7 @@ public final class SyncNode<Replica: SyncReplica> {
     public func close(_ id: ConnectionID, because error: SyncError) -> [UInt8] {
         guard let session = sessions.removeValue(forKey: id) else { return [] }
         statistics.closedByCode[error.code, default: 0] += 1
-        switch error {
-        case .connectionClosed, .closedByPeer, .socket, .truncatedFrame: return []
-        default: return session.channel.closeFrame(for: error)
-        }
+        return error.isToldToPeer ? session.channel.closeFrame(for: error) : []
     }
 
     /// Consumes bytes read from connection `id`; returns the peer's replica when they complete the handshake.

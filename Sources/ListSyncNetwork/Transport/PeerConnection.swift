@@ -54,7 +54,8 @@ extension PeerLoop {
         let open = connections.keys.sorted().compactMap { id -> PeerConnection? in
             guard let connection = connections[id] else { return nil }
             let state: PeerConnection.State =
-                connection.isConnecting ? .connecting : node.isLive(id) ? .live : .handshaking
+                connection.isConnecting
+                ? .connecting : node(of: connection)?.isLive(id) == true ? .live : .handshaking
             let lastError = state == .live ? nil : connection.dial.flatMap { dials[$0]?.lastError }
             return PeerConnection(
                 remote: connection.remote, isDialed: connection.dial != nil, replica: connection.peer, state: state,

@@ -8,7 +8,8 @@ import ListSync
 
 /// Starting and closing connections: the handshake, a completed connect, a close with a log line.
 extension PeerLoop {
-    /// Starts the handshake of a connected socket.
+    /// Starts the handshake of a connected socket: at once when dialed, once the first frame chose the
+    /// document when accepted.
     func start(_ connection: TCPConnection, role: ConnectionRole, now: ContinuousClock.Instant) {
         connection.startedAt = now
         do {
@@ -17,6 +18,7 @@ extension PeerLoop {
         } catch {
             return close(connection, because: .socket(error), now: now)
         }
+        guard let node = node(of: connection) else { return }
         do {
             node.open(connection.id, role: role, nonce: try freshNonce())
         } catch {
@@ -46,8 +48,15 @@ extension PeerLoop {
     /// so a refusal is logged once, not once per attempt.
     func close(_ connection: TCPConnection, because error: SyncError, now: ContinuousClock.Instant) {
         guard connections.removeValue(forKey: connection.id) != nil else { return }
-        let wasLive = node.isLive(connection.id)
-        let closeFrame = node.close(connection.id, because: error)
+        let node = node(of: connection)
+        let wasLive = node?.isLive(connection.id) ?? false
+        let closeFrame: [UInt8]
+        if let node {
+            closeFrame = node.close(connection.id, because: error)
+        } else {
+            closedBeforeRouting[error.code, default: 0] += 1
+            closeFrame = error.isToldToPeer ? SecureChannel.plaintextClose(for: error) : []
+        }
         if !connection.isConnecting && connection.pendingByteCount == 0 && !closeFrame.isEmpty {
             _ = try? connection.socket.writeAvailable(closeFrame[...])
         }
@@ -91,8 +100,9 @@ extension PeerLoop {
     func shutDown(now: ContinuousClock.Instant) {
         dials.removeAll()
         discoveryDialer = nil
-        if node.ownPresence != nil {
-            try? node.setPresence(nil, wallClockMilliseconds: 0, now: now)
+        let present = nodes.filter { $0.ownPresence != nil }
+        for node in present { try? node.setPresence(nil, wallClockMilliseconds: 0, now: now) }
+        if !present.isEmpty {
             for id in connections.keys.sorted() { pump(id, now: now) }
         }
         for connection in connections.values { close(connection, because: .shuttingDown, now: now) }

@@ -9,9 +9,10 @@ import ListSync
 /// Dialing: each attempt resolves the endpoint (a host name off the loop), tries its addresses in order
 /// until one connects, and schedules the next attempt with backoff when none does.
 extension PeerLoop {
-    /// Keeps `endpoint` connected from now on (found as the mDNS instance `discoveredAs`, or typed when
-    /// nil), unless it is dialed already. An open connection dialed to it before is kept as its own.
-    func addDial(_ endpoint: Endpoint, discoveredAs: String?, now: ContinuousClock.Instant) {
+    /// Keeps `endpoint` connected from now on for the document at `document` in ``nodes`` (found as the
+    /// mDNS instance `discoveredAs`, or typed when nil), unless it is dialed already. An open connection
+    /// dialed to it before is kept as its own.
+    func addDial(_ endpoint: Endpoint, document: Int, discoveredAs: String?, now: ContinuousClock.Instant) {
         guard dials[endpoint] == nil, !isStopping else { return }
         let open = connections.values.first { $0.dial == endpoint }
         dials[endpoint] = Dial(
@@ -19,7 +20,7 @@ extension PeerLoop {
                 initial: configuration.reconnectInitialDelay, maximum: configuration.reconnectMaximumDelay),
             refusalBackoff: Backoff(
                 initial: configuration.refusalInitialDelay, maximum: configuration.refusalMaximumDelay),
-            nextAttempt: open == nil ? now : nil, connection: open?.id, discoveredAs: discoveredAs)
+            nextAttempt: open == nil ? now : nil, connection: open?.id, discoveredAs: discoveredAs, document: document)
         wake()
     }
 
@@ -89,7 +90,7 @@ extension PeerLoop {
             }
             let connection = TCPConnection(
                 id: takeConnectionID(), socket: socket, remote: endpoint, address: address.endpoint, dial: endpoint,
-                discoveredAs: dial.discoveredAs, isConnecting: true, now: now)
+                discoveredAs: dial.discoveredAs, document: dial.document, isConnecting: true, now: now)
             connections[connection.id] = connection
             dials[endpoint]?.connection = connection.id
             return
@@ -140,6 +141,8 @@ extension PeerLoop {
                 dials[endpoint]?.nextAttempt = now
             }
         }
-        for id in connections.keys where node.isAuthenticated(id) { node.queueHeartbeat(on: id) }
+        for connection in connections.values where isAuthenticated(connection) {
+            node(of: connection)?.queueHeartbeat(on: connection.id)
+        }
     }
 }

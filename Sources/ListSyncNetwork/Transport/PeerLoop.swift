@@ -7,7 +7,8 @@ import ListSyncCrypto
     import Darwin
 #endif
 
-/// The state of a ``SyncPeer``'s event loop: the sync node, listeners, connections and dials.
+/// The state of a ``SyncPeer``'s event loop: the sync node of each document, listeners, connections and
+/// dials.
 ///
 /// Lives inside the peer's mutex; every method runs with the lock held and never blocks (sockets are
 /// non-blocking; `poll` is called outside the lock).
@@ -37,6 +38,8 @@ final class PeerLoop<Replica: SyncReplica> {
         var lookupStartedAt: ContinuousClock.Instant?
         /// The mDNS instance name this endpoint was found as; nil when typed (``SyncPeer/connect(to:)``).
         var discoveredAs: String?
+        /// The index in ``nodes`` of the document synced with it.
+        let document: Int
     }
 
     /// A socket this peer listens on, or one to listen on again after the system tore it down.
@@ -60,8 +63,8 @@ final class PeerLoop<Replica: SyncReplica> {
     /// Bytes pulled from the node per connection before writing, and read per `read` call.
     static var chunkByteCount: Int { 1 << 16 }
 
-    /// The sync core.
-    let node: SyncNode<Replica>
+    /// The sync core of each document; an accepted connection is routed to one by its first frame.
+    let nodes: [SyncNode<Replica>]
     /// Timeouts, limits and the log.
     let configuration: PeerConfiguration
     /// Interrupts `poll`.
@@ -72,6 +75,9 @@ final class PeerLoop<Replica: SyncReplica> {
     let resolver: NameResolver
     /// Open connections.
     var connections: [ConnectionID: TCPConnection] = [:]
+    /// Accepted connections closed before their first frame chose a document, by ``SyncError/code``
+    /// (no node counted them).
+    var closedBeforeRouting: [UInt8: Int] = [:]
     /// Endpoints to keep connected to.
     var dials: [Endpoint: Dial] = [:]
     /// The last refusal of an accepted connection from each host (at most 64 hosts) since a connection
@@ -92,13 +98,26 @@ final class PeerLoop<Replica: SyncReplica> {
     /// Reused read buffer.
     private var readBuffer = [UInt8](repeating: 0, count: chunkByteCount)
 
-    /// A loop for `node`.
-    init(node: SyncNode<Replica>, configuration: PeerConfiguration, wakePipe: WakePipe) {
-        self.node = node
+    /// This peer in log lines: the replica of its first document.
+    private let logName: String
+
+    /// A loop for the documents of `nodes` (at least one).
+    init(nodes: [SyncNode<Replica>], configuration: PeerConfiguration, wakePipe: WakePipe) {
+        precondition(!nodes.isEmpty, "a peer syncs at least one document")
+        self.nodes = nodes
         self.configuration = configuration
         self.wakePipe = wakePipe
+        logName = "\(nodes[0].replicaID)"
         resolver = NameResolver(wakePipe: wakePipe, lookUp: configuration.lookUp)
-        node.tickPresence(now: .now)
+        for node in nodes { node.tickPresence(now: .now) }
+    }
+
+    /// The node of `connection`'s document; nil for an accepted connection not routed yet.
+    func node(of connection: TCPConnection) -> SyncNode<Replica>? { connection.document.map { nodes[$0] } }
+
+    /// Whether `connection` completed its handshake.
+    func isAuthenticated(_ connection: TCPConnection) -> Bool {
+        node(of: connection)?.isAuthenticated(connection.id) ?? false
     }
 
     /// Interrupts `poll` so that queued work is done now; does nothing once stopping (the pipe may be closed).
@@ -107,7 +126,7 @@ final class PeerLoop<Replica: SyncReplica> {
     }
 
     /// Writes a log line prefixed with this replica.
-    func log(_ message: String) { configuration.log("listsync[\(node.replicaID)] \(message)") }
+    func log(_ message: String) { configuration.log("listsync[\(logName)] \(message)") }
 
     /// The descriptors to poll and their events.
     func pollSet() -> [pollfd] {
@@ -140,8 +159,10 @@ final class PeerLoop<Replica: SyncReplica> {
                 if connection.isConnecting { finishConnect(connection, now: now) } else { read(connection, now: now) }
             }
         }
-        node.publishLocalChanges()
-        node.tickPresence(now: now)
+        for node in nodes {
+            node.publishLocalChanges()
+            node.tickPresence(now: now)
+        }
         for id in connections.keys.sorted() { pump(id, now: now) }
         checkTimers(now: now)
         checkListeners(now: now)
@@ -149,7 +170,7 @@ final class PeerLoop<Replica: SyncReplica> {
         startDueDials(now: now)
     }
 
-    /// Reads what is available and feeds it to the node.
+    /// Reads what is available and feeds it to the connection's node, or to its router until it has one.
     private func read(_ connection: TCPConnection, now: ContinuousClock.Instant) {
         for _ in 0..<8 {
             let count: Int?
@@ -160,12 +181,15 @@ final class PeerLoop<Replica: SyncReplica> {
             }
             guard let count else { return }
             guard count > 0 else {
-                let partial = node.partialFrame(on: connection.id)
+                let partial = node(of: connection)?.partialFrame(on: connection.id) ?? connection.router?.partialFrame
                 let error = partial.map { SyncError.truncatedFrame(received: $0.received, expected: $0.expected) }
                 return close(connection, because: error ?? .connectionClosed, now: now)
             }
+            let node: SyncNode<Replica>
             do {
-                if let peer = try node.receive(readBuffer[..<count], on: connection.id) {
+                guard let routed = try route(connection, bytes: readBuffer[..<count]) else { continue }
+                node = routed.node
+                if let peer = try node.receive(routed.bytes, on: connection.id) {
                     authenticated(connection, peer: peer, now: now)
                 }
             } catch {
@@ -180,6 +204,23 @@ final class PeerLoop<Replica: SyncReplica> {
         }
     }
 
+    /// The node to feed `bytes` to and what to feed it: the connection's node and the bytes; for an accepted
+    /// connection whose first frame just arrived, the node of the document it names, opened as responder,
+    /// and every byte read so far; nil while that frame is incomplete.
+    private func route(
+        _ connection: TCPConnection, bytes: ArraySlice<UInt8>
+    ) throws(SyncError) -> (node: SyncNode<Replica>, bytes: [UInt8])? {
+        if let node = node(of: connection) { return (node, Array(bytes)) }
+        guard var router = connection.router else { return nil }
+        router.receive(bytes)
+        connection.router = router
+        guard let document = try router.route(among: nodes.map(\.settings)) else { return nil }
+        connection.document = document
+        connection.router = nil
+        nodes[document].open(connection.id, role: .responder, nonce: try freshNonce())
+        return (nodes[document], router.received)
+    }
+
     /// Records a completed handshake.
     private func authenticated(_ connection: TCPConnection, peer: ReplicaID, now: ContinuousClock.Instant) {
         connection.peer = peer
@@ -190,7 +231,9 @@ final class PeerLoop<Replica: SyncReplica> {
 
     /// Moves the node's output for connection `id` to its socket, and queues a heartbeat when quiet.
     func pump(_ id: ConnectionID, now: ContinuousClock.Instant) {
-        guard let connection = connections[id], !connection.isConnecting else { return }
+        guard let connection = connections[id], !connection.isConnecting, let node = node(of: connection) else {
+            return
+        }
         if connection.pendingByteCount == 0 && node.isAuthenticated(id)
             && now - connection.lastSentAt >= configuration.heartbeatInterval
         {
@@ -213,7 +256,7 @@ final class PeerLoop<Replica: SyncReplica> {
             if connection.isConnecting {
                 let expired = now - connection.startedAt > configuration.connectTimeout
                 error = expired ? .socket(SocketError(errno: ETIMEDOUT, function: "connect")) : nil
-            } else if !node.isAuthenticated(connection.id) {
+            } else if !isAuthenticated(connection) {
                 error = now - connection.startedAt > configuration.handshakeTimeout ? .handshakeTimeout : nil
             } else if now - connection.lastFrameAt > configuration.idleTimeout {
                 error = .idleTimeout

@@ -34,7 +34,7 @@ public final class SyncPeer<Replica: SyncReplica>: Sendable {
     /// - Throws: ``SocketError`` when the wake-up pipe cannot be created.
     public init(replica: Replica, configuration: PeerConfiguration) throws(SocketError) {
         let node = SyncNode(replica: replica, settings: configuration.sync)
-        loop = Locked(PeerLoop(node: node, configuration: configuration, wakePipe: try WakePipe()))
+        loop = Locked(PeerLoop(nodes: [node], configuration: configuration, wakePipe: try WakePipe()))
         Thread.detachNewThread { [self] in run() }
     }
 
@@ -85,7 +85,7 @@ public final class SyncPeer<Replica: SyncReplica>: Sendable {
     /// ``PeerConfiguration/connectTimeout``) and tries its addresses, IPv6 and IPv4, in the order the
     /// resolver gives them, each with the connect timeout, until one connects.
     public func connect(to endpoint: Endpoint) {
-        loop.withLock { loop in loop.addDial(endpoint, discoveredAs: nil, now: .now) }
+        loop.withLock { loop in loop.addDial(endpoint, document: 0, discoveredAs: nil, now: .now) }
     }
 
     /// Reconnects at once, for an app returning to the foreground: listens again on every listener the
@@ -123,7 +123,7 @@ public final class SyncPeer<Replica: SyncReplica>: Sendable {
     public func edit<Result: Sendable>(_ body: (ReplicatedList<Replica.Value>) throws -> Result) throws -> Result {
         try loop.withLock { loop in
             defer { loop.wake() }
-            return try loop.node.edit { list in Swift.Result { try body(list) } }
+            return try loop.document.edit { list in Swift.Result { try body(list) } }
         }.get()
     }
 
@@ -132,7 +132,7 @@ public final class SyncPeer<Replica: SyncReplica>: Sendable {
         _ body: (ReplicatedList<Replica.Value>) throws(Failure) -> Result
     ) throws(Failure) -> Result {
         try loop.withLock { loop in
-            loop.node.replica.read { list in Swift.Result { () throws(Failure) in try body(list) } }
+            loop.document.replica.read { list in Swift.Result { () throws(Failure) in try body(list) } }
         }.get()
     }
 
@@ -148,7 +148,7 @@ public final class SyncPeer<Replica: SyncReplica>: Sendable {
     /// ```
     /// - Complexity: O(n) for n rows, to copy them.
     public func changeEvents() -> ChangeEvents<Replica.Value> {
-        loop.withLock { loop in loop.node.replica.read { list in loop.node.changeFeed.subscribe(from: list) } }
+        loop.withLock { loop in loop.document.replica.read { list in loop.document.changeFeed.subscribe(from: list) } }
     }
 
     /// Shows `presence` (a name, a selection, a drag) to every connected peer, and to those that
@@ -162,17 +162,17 @@ public final class SyncPeer<Replica: SyncReplica>: Sendable {
     public func setPresence(_ presence: Presence?) throws(PresenceError) {
         let milliseconds = UInt64(max(0, Date().timeIntervalSince1970 * 1000))
         try loop.withLock { loop throws(PresenceError) in
-            try loop.node.setPresence(presence, wallClockMilliseconds: milliseconds, now: .now)
+            try loop.document.setPresence(presence, wallClockMilliseconds: milliseconds, now: .now)
             loop.wake()
         }
     }
 
     /// This peer's own presence, as ``setPresence(_:)`` last set it (nil before and after clearing it).
-    public var ownPresence: Presence? { loop.withLock { $0.node.ownPresence } }
+    public var ownPresence: Presence? { loop.withLock { $0.document.ownPresence } }
 
     /// The presences of the other peers present now, by replica, without rows this replica does not
     /// show (deleted, or not arrived yet).
-    public var presences: [ReplicaID: Presence] { loop.withLock { $0.node.presences } }
+    public var presences: [ReplicaID: Presence] { loop.withLock { $0.document.presences } }
 
     /// The other peers' presences now and each time they change, whole (a consumer that falls behind
     /// gets the latest only); ends when the peer stops.
@@ -183,14 +183,20 @@ public final class SyncPeer<Replica: SyncReplica>: Sendable {
     /// }
     /// ```
     public func presenceUpdates() -> AsyncStream<[ReplicaID: Presence]> {
-        loop.withLock { loop in loop.node.presenceFeed.subscribe(current: loop.node.presences) }
+        loop.withLock { loop in loop.document.presenceFeed.subscribe(current: loop.document.presences) }
     }
 
-    /// Counters of the sync core.
-    public var statistics: SyncStatistics { loop.withLock { $0.node.statistics } }
+    /// Counters of the sync core, and of connections refused before their first frame named the document.
+    public var statistics: SyncStatistics {
+        loop.withLock { loop in
+            var statistics = loop.document.statistics
+            statistics.closedByCode.merge(loop.closedBeforeRouting, uniquingKeysWith: +)
+            return statistics
+        }
+    }
 
     /// Connections whose handshake and version-vector exchange completed.
-    public var liveConnectionCount: Int { loop.withLock { $0.node.liveConnectionCount } }
+    public var liveConnectionCount: Int { loop.withLock { $0.document.liveConnectionCount } }
 
     /// Every open connection and every dialed endpoint waiting to redial, with its address and state.
     public var connections: [PeerConnection] { loop.withLock { $0.connectionStates(now: .now) } }
@@ -237,8 +243,8 @@ public final class SyncPeer<Replica: SyncReplica>: Sendable {
         loop.withLock { loop in
             loop.shutDown(now: .now)
             loop.wakePipe.close()
-            loop.node.changeFeed.finish()
-            loop.node.presenceFeed.finish()
+            loop.document.changeFeed.finish()
+            loop.document.presenceFeed.finish()
         }
         finished.signal()
     }
@@ -256,7 +262,12 @@ extension SyncPeer where Replica.CommitFailure == Never {
     ) throws(Failure) -> Result {
         try loop.withLock { loop in
             defer { loop.wake() }
-            return loop.node.edit { list in Swift.Result { () throws(Failure) in try body(list) } }
+            return loop.document.edit { list in Swift.Result { () throws(Failure) in try body(list) } }
         }.get()
     }
+}
+
+extension PeerLoop {
+    /// The one document of a ``SyncPeer``.
+    fileprivate var document: SyncNode<Replica> { nodes[0] }
 }

@@ -30,15 +30,21 @@ final class TCPConnection {
     var lastWriteProgressAt: ContinuousClock.Instant
     /// The peer's replica, once authenticated.
     var peer: ReplicaID?
+    /// The index of its document in the loop's nodes: a dial's at once, an accepted connection's once
+    /// its first frame chose one.
+    var document: Int?
+    /// Reads an accepted connection's first frame, until it chose the document.
+    var router: HelloRouter?
     /// Bytes to write, from `pendingStart` on.
     private var pending: [UInt8] = []
     /// Index of the first unwritten byte of `pending`.
     private var pendingStart = 0
 
-    /// A connection over `socket` to `remote` (at `address`, when dialed), started at `now`.
+    /// A connection over `socket` to `remote` (at `address`, when dialed) for the node at `document`, or
+    /// for the one its first frame names when nil (accepted), started at `now`.
     init(
         id: ConnectionID, socket: Socket, remote: Endpoint, address: Endpoint?, dial: Endpoint?,
-        discoveredAs: String? = nil, isConnecting: Bool, now: ContinuousClock.Instant
+        discoveredAs: String? = nil, document: Int?, isConnecting: Bool, now: ContinuousClock.Instant
     ) {
         self.id = id
         self.socket = socket
@@ -46,6 +52,8 @@ final class TCPConnection {
         self.address = address
         self.dial = dial
         self.discoveredAs = discoveredAs
+        self.document = document
+        router = document == nil ? HelloRouter() : nil
         self.isConnecting = isConnecting
         startedAt = now
         lastFrameAt = now

@@ -43,7 +43,7 @@ extension PeerLoop {
             switch decision {
             case .dial(let name, let endpoint):
                 log("found by mDNS: \"\(name)\" at \(endpoint)")
-                addDial(endpoint, discoveredAs: name, now: now)
+                addDial(endpoint, document: 0, discoveredAs: name, now: now)  // the document of configuration.sync
             case .forget(let name, let endpoint):
                 guard dials[endpoint]?.discoveredAs == name else { continue }
                 dials[endpoint] = nil
