@@ -62,9 +62,9 @@ extension PeerLoop {
                 lastError: lastError, discoveredAs: connection.discoveredAs)
         }
         let waiting = dials.filter { $0.value.connection == nil }.sorted { $0.key.description < $1.key.description }
-            .map { endpoint, dial in
+            .map { target, dial in
                 PeerConnection(
-                    remote: endpoint, isDialed: true, replica: nil,
+                    remote: target.endpoint, isDialed: true, replica: nil,
                     state: dial.lookupStartedAt != nil
                         ? .connecting : dial.nextAttempt.map { .waiting(retryIn: max(.zero, $0 - now)) } ?? .stopped,
                     lastError: dial.lastError, discoveredAs: dial.discoveredAs)

@@ -61,25 +61,25 @@ extension PeerLoop {
             _ = try? connection.socket.writeAvailable(closeFrame[...])
         }
         connection.socket.close()
-        let endpoint = connection.dial.flatMap { dials[$0]?.connection == connection.id ? $0 : nil }
-        if !isRepeatedRefusal(error, of: connection, endpoint: endpoint) {
+        let target = connection.dial.flatMap { dials[$0]?.connection == connection.id ? $0 : nil }
+        if !isRepeatedRefusal(error, of: connection, target: target) {
             log("\(connection.label) closed: error \(error.code) \(error)")
         }
-        guard let endpoint else { return }
-        dials[endpoint]?.connection = nil
-        if connection.isConnecting && dials[endpoint]?.untriedAddresses.isEmpty == false {
-            dialNextAddress(endpoint, after: error, now: now)
+        guard let target else { return }
+        dials[target]?.connection = nil
+        if connection.isConnecting && dials[target]?.untriedAddresses.isEmpty == false {
+            dialNextAddress(target, after: error, now: now)
         } else {
-            dials[endpoint]?.untriedAddresses = []
-            scheduleRetry(endpoint, after: error, wasLive: wasLive, now: now)
+            dials[target]?.untriedAddresses = []
+            scheduleRetry(target, after: error, wasLive: wasLive, now: now)
         }
     }
 
     /// Whether `error` refuses `connection` the way its last connection was refused: the same error on
-    /// the same dial `endpoint`, or for an accepted connection from the same host (then recorded).
-    private func isRepeatedRefusal(_ error: SyncError, of connection: TCPConnection, endpoint: Endpoint?) -> Bool {
+    /// the same dial `target`, or for an accepted connection from the same host (then recorded).
+    private func isRepeatedRefusal(_ error: SyncError, of connection: TCPConnection, target: DialTarget?) -> Bool {
         guard RetryPolicy(error) != .linkFailure else { return false }
-        if let endpoint { return dials[endpoint]?.lastError == error }
+        if let target { return dials[target]?.lastError == error }
         guard connection.dial == nil else { return false }
         let host = connection.remote.host
         if refusedHosts[host] == error { return true }

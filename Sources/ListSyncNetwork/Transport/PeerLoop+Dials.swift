@@ -9,71 +9,72 @@ import ListSync
 /// Dialing: each attempt resolves the endpoint (a host name off the loop), tries its addresses in order
 /// until one connects, and schedules the next attempt with backoff when none does.
 extension PeerLoop {
-    /// Keeps `endpoint` connected from now on for the document at `document` in ``nodes`` (found as the
-    /// mDNS instance `discoveredAs`, or typed when nil), unless it is dialed already. An open connection
-    /// dialed to it before is kept as its own.
-    func addDial(_ endpoint: Endpoint, document: Int, discoveredAs: String?, now: ContinuousClock.Instant) {
-        guard dials[endpoint] == nil, !isStopping else { return }
-        let open = connections.values.first { $0.dial == endpoint }
-        dials[endpoint] = Dial(
+    /// Keeps `target` connected from now on (found as the mDNS instance `discoveredAs`, or typed when
+    /// nil), unless it is dialed already. An open connection dialed to it before is kept as its own.
+    func addDial(_ target: DialTarget, discoveredAs: String?, now: ContinuousClock.Instant) {
+        guard dials[target] == nil, !isStopping else { return }
+        let open = connections.values.first { $0.dial == target }
+        dials[target] = Dial(
             backoff: Backoff(
                 initial: configuration.reconnectInitialDelay, maximum: configuration.reconnectMaximumDelay),
             refusalBackoff: Backoff(
                 initial: configuration.refusalInitialDelay, maximum: configuration.refusalMaximumDelay),
-            nextAttempt: open == nil ? now : nil, connection: open?.id, discoveredAs: discoveredAs, document: document)
+            nextAttempt: open == nil ? now : nil, connection: open?.id, discoveredAs: discoveredAs)
         wake()
     }
 
     /// Starts every dial whose retry time has come and that is not connected or looking up its host.
     func startDueDials(now: ContinuousClock.Instant) {
-        for (endpoint, dial) in dials
+        for (target, dial) in dials
         where dial.connection == nil && dial.lookupStartedAt == nil && dial.nextAttempt.map({ $0 <= now }) == true {
-            guard endpoint.isNumeric else {
-                dials[endpoint]?.lookupStartedAt = now
-                resolver.start(endpoint)
+            guard target.endpoint.isNumeric else {
+                dials[target]?.lookupStartedAt = now
+                resolver.start(target.endpoint)
                 continue
             }
             do {
-                dials[endpoint]?.untriedAddresses = try endpoint.addresses()
+                dials[target]?.untriedAddresses = try target.endpoint.addresses()
             } catch {
-                log("connecting to \(endpoint) failed: \(error)")
-                scheduleRetry(endpoint, after: .socket(error), wasLive: false, now: now)
+                log("connecting to \(target) failed: \(error)")
+                scheduleRetry(target, after: .socket(error), wasLive: false, now: now)
                 continue
             }
-            dialNextAddress(endpoint, after: nil, now: now)
+            dialNextAddress(target, after: nil, now: now)
         }
     }
 
     /// Dials the addresses of the host names looked up since the last call, and fails the attempts whose
     /// lookup took longer than the connect timeout (a lookup still running is not started again).
     func finishLookups(now: ContinuousClock.Instant) {
-        for (endpoint, addresses) in resolver.takeFinished() where dials[endpoint]?.lookupStartedAt != nil {
-            dials[endpoint]?.lookupStartedAt = nil
-            switch addresses {
-            case .success(let addresses):
-                dials[endpoint]?.untriedAddresses = addresses
-                dialNextAddress(endpoint, after: nil, now: now)
-            case .failure(let error):
-                log("connecting to \(endpoint) failed: \(error)")
-                scheduleRetry(endpoint, after: .socket(error), wasLive: false, now: now)
+        for (endpoint, addresses) in resolver.takeFinished() {
+            for target in dials.keys where target.endpoint == endpoint && dials[target]?.lookupStartedAt != nil {
+                dials[target]?.lookupStartedAt = nil
+                switch addresses {
+                case .success(let addresses):
+                    dials[target]?.untriedAddresses = addresses
+                    dialNextAddress(target, after: nil, now: now)
+                case .failure(let error):
+                    log("connecting to \(target) failed: \(error)")
+                    scheduleRetry(target, after: .socket(error), wasLive: false, now: now)
+                }
             }
         }
-        for (endpoint, dial) in dials {
+        for (target, dial) in dials {
             guard let started = dial.lookupStartedAt, now - started > configuration.connectTimeout else { continue }
-            dials[endpoint]?.lookupStartedAt = nil
-            let error = SocketError(errno: ETIMEDOUT, function: "getaddrinfo(\(endpoint.host))")
-            log("connecting to \(endpoint) failed: \(error)")
-            scheduleRetry(endpoint, after: .socket(error), wasLive: false, now: now)
+            dials[target]?.lookupStartedAt = nil
+            let error = SocketError(errno: ETIMEDOUT, function: "getaddrinfo(\(target.endpoint.host))")
+            log("connecting to \(target) failed: \(error)")
+            scheduleRetry(target, after: .socket(error), wasLive: false, now: now)
         }
     }
 
-    /// Starts connecting to the next untried address of `endpoint`'s attempt; when none is left, schedules
+    /// Starts connecting to the next untried address of `target`'s attempt; when none is left, schedules
     /// the next attempt after `error`, the failure of the last address tried.
-    func dialNextAddress(_ endpoint: Endpoint, after error: SyncError?, now: ContinuousClock.Instant) {
+    func dialNextAddress(_ target: DialTarget, after error: SyncError?, now: ContinuousClock.Instant) {
         var lastError = error
-        while var dial = dials[endpoint], !dial.untriedAddresses.isEmpty {
+        while var dial = dials[target], !dial.untriedAddresses.isEmpty {
             let address = dial.untriedAddresses.removeFirst()
-            dials[endpoint] = dial
+            dials[target] = dial
             let socket: Socket
             do throws(SocketError) {
                 socket = try Socket(family: address.family)
@@ -84,18 +85,18 @@ extension PeerLoop {
                     throw error
                 }
             } catch {
-                log("connecting to \(endpoint) failed: \(error)")
+                log("connecting to \(target) failed: \(error)")
                 lastError = .socket(error)
                 continue
             }
             let connection = TCPConnection(
-                id: takeConnectionID(), socket: socket, remote: endpoint, address: address.endpoint, dial: endpoint,
-                discoveredAs: dial.discoveredAs, document: dial.document, isConnecting: true, now: now)
+                id: takeConnectionID(), socket: socket, remote: target.endpoint, address: address.endpoint,
+                dial: target, discoveredAs: dial.discoveredAs, isConnecting: true, now: now)
             connections[connection.id] = connection
-            dials[endpoint]?.connection = connection.id
+            dials[target]?.connection = connection.id
             return
         }
-        if let lastError { scheduleRetry(endpoint, after: lastError, wasLive: false, now: now) }
+        if let lastError { scheduleRetry(target, after: lastError, wasLive: false, now: now) }
     }
 
     /// Schedules the next attempt of a dial whose connection closed because of `error`, as
@@ -103,9 +104,9 @@ extension PeerLoop {
     /// refused this peer's identity, else after the backoff, which starts over only after a live
     /// connection ended without a refusal. Logs the delay unless the dial failed this way last time.
     func scheduleRetry(
-        _ endpoint: Endpoint, after error: SyncError, wasLive: Bool, now: ContinuousClock.Instant
+        _ target: DialTarget, after error: SyncError, wasLive: Bool, now: ContinuousClock.Instant
     ) {
-        guard var dial = dials[endpoint], !isStopping else { return }
+        guard var dial = dials[target], !isStopping else { return }
         let policy = RetryPolicy(error)
         let isRepeated = dial.lastError == error && policy != .linkFailure
         dial.lastError = error
@@ -114,8 +115,8 @@ extension PeerLoop {
         switch policy {
         case .stop:
             dial.nextAttempt = nil
-            dials[endpoint] = dial
-            return log("stopped dialing \(endpoint): it is this peer (error \(error.code))")
+            dials[target] = dial
+            return log("stopped dialing \(target): it is this peer (error \(error.code))")
         case .refusedIdentity:
             delay = dial.refusalBackoff.nextDelay(random: jitter)
         case .refusedData:
@@ -126,19 +127,19 @@ extension PeerLoop {
             delay = dial.backoff.nextDelay(random: jitter)
         }
         dial.nextAttempt = now + delay
-        dials[endpoint] = dial
-        if !isRepeated { log("reconnecting to \(endpoint) in \(delay.milliseconds) ms") }
+        dials[target] = dial
+        if !isRepeated { log("reconnecting to \(target) in \(delay.milliseconds) ms") }
     }
 
     /// Dials every endpoint waiting for its next attempt now, with its backoffs reset, and sends a
     /// heartbeat on every authenticated connection so that one the system tore down fails (and redials)
     /// at once.
     func redialNow(now: ContinuousClock.Instant) {
-        for endpoint in Array(dials.keys) {
-            dials[endpoint]?.backoff.reset()
-            dials[endpoint]?.refusalBackoff.reset()
-            if dials[endpoint]?.connection == nil && dials[endpoint]?.nextAttempt != nil {
-                dials[endpoint]?.nextAttempt = now
+        for target in Array(dials.keys) {
+            dials[target]?.backoff.reset()
+            dials[target]?.refusalBackoff.reset()
+            if dials[target]?.connection == nil && dials[target]?.nextAttempt != nil {
+                dials[target]?.nextAttempt = now
             }
         }
         for connection in connections.values where isAuthenticated(connection) {

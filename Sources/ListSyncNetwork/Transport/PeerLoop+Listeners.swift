@@ -51,8 +51,8 @@ extension PeerLoop {
                 continue
             }
             let connection = TCPConnection(
-                id: takeConnectionID(), socket: socket, remote: remote, address: nil, dial: nil, document: nil,
-                isConnecting: false, now: now)
+                id: takeConnectionID(), socket: socket, remote: remote, address: nil, dial: nil, isConnecting: false,
+                now: now)
             connections[connection.id] = connection
             log("\(connection.label) accepted")
             start(connection, role: .responder, now: now)

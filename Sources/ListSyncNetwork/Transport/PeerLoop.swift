@@ -38,8 +38,6 @@ final class PeerLoop<Replica: SyncReplica> {
         var lookupStartedAt: ContinuousClock.Instant?
         /// The mDNS instance name this endpoint was found as; nil when typed (``SyncPeer/connect(to:)``).
         var discoveredAs: String?
-        /// The index in ``nodes`` of the document synced with it.
-        let document: Int
     }
 
     /// A socket this peer listens on, or one to listen on again after the system tore it down.
@@ -64,7 +62,7 @@ final class PeerLoop<Replica: SyncReplica> {
     static var chunkByteCount: Int { 1 << 16 }
 
     /// The sync core of each document; an accepted connection is routed to one by its first frame.
-    let nodes: [SyncNode<Replica>]
+    var nodes: [SyncNode<Replica>]
     /// Timeouts, limits and the log.
     let configuration: PeerConfiguration
     /// Interrupts `poll`.
@@ -78,8 +76,8 @@ final class PeerLoop<Replica: SyncReplica> {
     /// Accepted connections closed before their first frame chose a document, by ``SyncError/code``
     /// (no node counted them).
     var closedBeforeRouting: [UInt8: Int] = [:]
-    /// Endpoints to keep connected to.
-    var dials: [Endpoint: Dial] = [:]
+    /// Endpoints to keep connected to, each for one document.
+    var dials: [DialTarget: Dial] = [:]
     /// The last refusal of an accepted connection from each host (at most 64 hosts) since a connection
     /// from it last authenticated, so that a peer refused again the same way is not logged again.
     var refusedHosts: [String: SyncError] = [:]

@@ -84,8 +84,35 @@ public final class SyncPeer<Replica: SyncReplica>: Sendable {
     /// Each attempt looks a host name up again (off the peer's thread; a lookup counts against
     /// ``PeerConfiguration/connectTimeout``) and tries its addresses, IPv6 and IPv4, in the order the
     /// resolver gives them, each with the connect timeout, until one connects.
-    public func connect(to endpoint: Endpoint) {
-        loop.withLock { loop in loop.addDial(endpoint, document: 0, discoveredAs: nil, now: .now) }
+    public func connect(to endpoint: Endpoint) { connect(to: endpoint, document: 0) }
+
+    /// ``connect(to:)`` for the document at `document` in the loop's nodes.
+    func connect(to endpoint: Endpoint, document: Int) {
+        loop.withLock { loop in
+            loop.addDial(DialTarget(endpoint: endpoint, document: document), discoveredAs: nil, now: .now)
+        }
+    }
+
+    /// Syncs one more document over this peer's listeners: `replica` with `settings` (its own ID and
+    /// secret). An accepted connection goes to the document its HELLO names (Protocol.md section 2.4);
+    /// dial peers for it with ``SyncDocument/connect(to:)``.
+    ///
+    /// Discovery (``PeerConfiguration/discovery``) advertises and dials the first document only.
+    /// - Throws: ``SyncPeerError/documentAlreadySynced(_:)`` when this peer already syncs a document
+    ///   with that ID (two of them could not be told apart by a peer naming the document in clear).
+    public func addDocument(
+        _ replica: Replica, settings: SyncSettings
+    ) throws(SyncPeerError) -> SyncDocument<Replica> {
+        let index = try loop.withLock { loop throws(SyncPeerError) in
+            guard !loop.nodes.contains(where: { $0.settings.document == settings.document }) else {
+                throw .documentAlreadySynced(String(decoding: settings.document, as: UTF8.self))
+            }
+            let node = SyncNode(replica: replica, settings: settings)
+            node.tickPresence(now: .now)
+            loop.nodes.append(node)
+            return loop.nodes.count - 1
+        }
+        return SyncDocument(peer: self, index: index, settings: settings)
     }
 
     /// Reconnects at once, for an app returning to the foreground: listens again on every listener the
@@ -105,9 +132,11 @@ public final class SyncPeer<Replica: SyncReplica>: Sendable {
     /// Stops dialing `endpoint` and closes the connection to it.
     public func disconnect(from endpoint: Endpoint) {
         loop.withLock { loop in
-            guard let dial = loop.dials.removeValue(forKey: endpoint) else { return }
-            if let id = dial.connection, let connection = loop.connections[id] {
-                loop.close(connection, because: .shuttingDown, now: .now)
+            for target in loop.dials.keys where target.endpoint == endpoint {
+                let dial = loop.dials.removeValue(forKey: target)
+                if let id = dial?.connection, let connection = loop.connections[id] {
+                    loop.close(connection, because: .shuttingDown, now: .now)
+                }
             }
         }
     }
@@ -121,9 +150,16 @@ public final class SyncPeer<Replica: SyncReplica>: Sendable {
     ///   throws only what `body` throws.
     @discardableResult
     public func edit<Result: Sendable>(_ body: (ReplicatedList<Replica.Value>) throws -> Result) throws -> Result {
+        try edit(document: 0, body)
+    }
+
+    /// ``edit(_:)`` on the document at `document` in the loop's nodes.
+    func edit<Result: Sendable>(
+        document: Int, _ body: (ReplicatedList<Replica.Value>) throws -> Result
+    ) throws -> Result {
         try loop.withLock { loop in
             defer { loop.wake() }
-            return try loop.document.edit { list in Swift.Result { try body(list) } }
+            return try loop.nodes[document].edit { list in Swift.Result { try body(list) } }
         }.get()
     }
 
@@ -131,8 +167,15 @@ public final class SyncPeer<Replica: SyncReplica>: Sendable {
     public func read<Result: Sendable, Failure: Error>(
         _ body: (ReplicatedList<Replica.Value>) throws(Failure) -> Result
     ) throws(Failure) -> Result {
+        try read(document: 0, body)
+    }
+
+    /// ``read(_:)`` on the document at `document` in the loop's nodes.
+    func read<Result: Sendable, Failure: Error>(
+        document: Int, _ body: (ReplicatedList<Replica.Value>) throws(Failure) -> Result
+    ) throws(Failure) -> Result {
         try loop.withLock { loop in
-            loop.document.replica.read { list in Swift.Result { () throws(Failure) in try body(list) } }
+            loop.nodes[document].replica.read { list in Swift.Result { () throws(Failure) in try body(list) } }
         }.get()
     }
 
@@ -147,8 +190,14 @@ public final class SyncPeer<Replica: SyncReplica>: Sendable {
     /// }
     /// ```
     /// - Complexity: O(n) for n rows, to copy them.
-    public func changeEvents() -> ChangeEvents<Replica.Value> {
-        loop.withLock { loop in loop.document.replica.read { list in loop.document.changeFeed.subscribe(from: list) } }
+    public func changeEvents() -> ChangeEvents<Replica.Value> { changeEvents(document: 0) }
+
+    /// ``changeEvents()`` of the document at `document` in the loop's nodes.
+    func changeEvents(document: Int) -> ChangeEvents<Replica.Value> {
+        loop.withLock { loop in
+            let node = loop.nodes[document]
+            return node.replica.read { list in node.changeFeed.subscribe(from: list) }
+        }
     }
 
     /// Shows `presence` (a name, a selection, a drag) to every connected peer, and to those that
@@ -186,7 +235,8 @@ public final class SyncPeer<Replica: SyncReplica>: Sendable {
         loop.withLock { loop in loop.document.presenceFeed.subscribe(current: loop.document.presences) }
     }
 
-    /// Counters of the sync core, and of connections refused before their first frame named the document.
+    /// Counters of the first document's sync core, and of connections refused before their first frame
+    /// named a document.
     public var statistics: SyncStatistics {
         loop.withLock { loop in
             var statistics = loop.document.statistics
@@ -195,8 +245,14 @@ public final class SyncPeer<Replica: SyncReplica>: Sendable {
         }
     }
 
-    /// Connections whose handshake and version-vector exchange completed.
-    public var liveConnectionCount: Int { loop.withLock { $0.document.liveConnectionCount } }
+    /// The counters of the document at `document` in the loop's nodes.
+    func statistics(document: Int) -> SyncStatistics { loop.withLock { $0.nodes[document].statistics } }
+
+    /// The first document's connections whose handshake and version-vector exchange completed.
+    public var liveConnectionCount: Int { liveConnectionCount(document: 0) }
+
+    /// ``liveConnectionCount`` of the document at `document` in the loop's nodes.
+    func liveConnectionCount(document: Int) -> Int { loop.withLock { $0.nodes[document].liveConnectionCount } }
 
     /// Every open connection and every dialed endpoint waiting to redial, with its address and state.
     public var connections: [PeerConnection] { loop.withLock { $0.connectionStates(now: .now) } }
@@ -243,8 +299,10 @@ public final class SyncPeer<Replica: SyncReplica>: Sendable {
         loop.withLock { loop in
             loop.shutDown(now: .now)
             loop.wakePipe.close()
-            loop.document.changeFeed.finish()
-            loop.document.presenceFeed.finish()
+            for node in loop.nodes {
+                node.changeFeed.finish()
+                node.presenceFeed.finish()
+            }
         }
         finished.signal()
     }
@@ -260,9 +318,16 @@ extension SyncPeer where Replica.CommitFailure == Never {
     public func edit<Result: Sendable, Failure: Error>(
         _ body: (ReplicatedList<Replica.Value>) throws(Failure) -> Result
     ) throws(Failure) -> Result {
+        try edit(document: 0, body)
+    }
+
+    /// ``edit(_:)`` on the document at `document` in the loop's nodes.
+    func edit<Result: Sendable, Failure: Error>(
+        document: Int, _ body: (ReplicatedList<Replica.Value>) throws(Failure) -> Result
+    ) throws(Failure) -> Result {
         try loop.withLock { loop in
             defer { loop.wake() }
-            return loop.document.edit { list in Swift.Result { () throws(Failure) in try body(list) } }
+            return loop.nodes[document].edit { list in Swift.Result { () throws(Failure) in try body(list) } }
         }.get()
     }
 }

@@ -12,8 +12,8 @@ final class TCPConnection {
     let remote: Endpoint
     /// The address connected to, when dialed (for a host name, the one of its addresses being tried).
     let address: Endpoint?
-    /// The endpoint this connection was dialed to, to redial on close; nil when accepted.
-    let dial: Endpoint?
+    /// The endpoint and document this connection was dialed for, to redial on close; nil when accepted.
+    let dial: DialTarget?
     /// The mDNS instance name of the dialed endpoint, when discovery found it.
     let discoveredAs: String?
     /// Whether a non-blocking connect is in progress.
@@ -40,11 +40,11 @@ final class TCPConnection {
     /// Index of the first unwritten byte of `pending`.
     private var pendingStart = 0
 
-    /// A connection over `socket` to `remote` (at `address`, when dialed) for the node at `document`, or
-    /// for the one its first frame names when nil (accepted), started at `now`.
+    /// A connection over `socket` to `remote` (at `address`, when dialed for `dial`), started at `now`;
+    /// an accepted one is for the document its first frame names.
     init(
-        id: ConnectionID, socket: Socket, remote: Endpoint, address: Endpoint?, dial: Endpoint?,
-        discoveredAs: String? = nil, document: Int?, isConnecting: Bool, now: ContinuousClock.Instant
+        id: ConnectionID, socket: Socket, remote: Endpoint, address: Endpoint?, dial: DialTarget?,
+        discoveredAs: String? = nil, isConnecting: Bool, now: ContinuousClock.Instant
     ) {
         self.id = id
         self.socket = socket
@@ -52,8 +52,8 @@ final class TCPConnection {
         self.address = address
         self.dial = dial
         self.discoveredAs = discoveredAs
-        self.document = document
-        router = document == nil ? HelloRouter() : nil
+        document = dial?.document
+        router = dial == nil ? HelloRouter() : nil
         self.isConnecting = isConnecting
         startedAt = now
         lastFrameAt = now

@@ -43,10 +43,12 @@ extension PeerLoop {
             switch decision {
             case .dial(let name, let endpoint):
                 log("found by mDNS: \"\(name)\" at \(endpoint)")
-                addDial(endpoint, document: 0, discoveredAs: name, now: now)  // the document of configuration.sync
+                // The dialer looks for the tag of configuration.sync: the first document.
+                addDial(DialTarget(endpoint: endpoint, document: 0), discoveredAs: name, now: now)
             case .forget(let name, let endpoint):
-                guard dials[endpoint]?.discoveredAs == name else { continue }
-                dials[endpoint] = nil
+                let target = DialTarget(endpoint: endpoint, document: 0)
+                guard dials[target]?.discoveredAs == name else { continue }
+                dials[target] = nil
                 log("lost by mDNS: \"\(name)\" at \(endpoint)")
             }
         }
