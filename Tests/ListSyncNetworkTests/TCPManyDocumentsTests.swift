@@ -50,7 +50,7 @@ struct TCPManyDocumentsTests {
             await eventually {
                 c.connections.contains { connection in
                     guard case .closedByPeer(let code, _) = connection.lastError else { return false }
-                    return code == SyncError.wrongDocument.code
+                    return code == SyncError.wrongDocument.code && connection.document == "groceries"
                 }
             })
         c.edit { $0.append("family after the refusal") }
@@ -58,6 +58,8 @@ struct TCPManyDocumentsTests {
         #expect(rows(cGroceries) == ["not for B"])
         #expect(!rows(bGroceries).contains("not for B"))
         #expect(aGroceries.liveConnectionCount == 1 && bChores.liveConnectionCount == 1)
+        let live = b.connections.filter { $0.state == .live }.compactMap(\.document).sorted()
+        #expect(live == ["chores", "family", "family", "groceries"])
     }
 
     /// A peer syncs a document ID once: a second one could not be told apart from it.

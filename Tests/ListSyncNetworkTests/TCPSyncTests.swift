@@ -147,10 +147,12 @@ struct TCPSyncTests {
             await eventually { dialer.connections.first?.state == .live && listener.connections.first?.state == .live })
         #expect(
             dialer.connections == [
-                PeerConnection(remote: endpoint, isDialed: true, replica: ReplicaID(1), state: .live)
+                PeerConnection(
+                    remote: endpoint, isDialed: true, replica: ReplicaID(1), state: .live, document: "groceries")
             ])
         let accepted = try #require(listener.connections.first)
         #expect(!accepted.isDialed && accepted.replica == ReplicaID(2) && accepted.remote.host == "127.0.0.1")
+        #expect(accepted.document == "groceries")
         listener.stop()
         #expect(
             await eventually {

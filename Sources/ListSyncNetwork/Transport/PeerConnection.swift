@@ -32,11 +32,14 @@ public struct PeerConnection: Hashable, Sendable {
     /// mDNS instance it was found as. Nil for an endpoint given to ``SyncPeer/connect(to:)`` and for an
     /// accepted connection.
     public var discoveredAs: String?
+    /// The ID of the document it syncs (``SyncSettings/document``, as text); nil for an accepted
+    /// connection whose first message has not named one yet.
+    public var document: String?
 
     /// A connection to `remote` in `state`.
     public init(
         remote: Endpoint, isDialed: Bool, replica: ReplicaID?, state: State, lastError: SyncError? = nil,
-        discoveredAs: String? = nil
+        discoveredAs: String? = nil, document: String? = nil
     ) {
         self.remote = remote
         self.isDialed = isDialed
@@ -44,6 +47,7 @@ public struct PeerConnection: Hashable, Sendable {
         self.state = state
         self.lastError = lastError
         self.discoveredAs = discoveredAs
+        self.document = document
     }
 }
 
@@ -59,7 +63,8 @@ extension PeerLoop {
             let lastError = state == .live ? nil : connection.dial.flatMap { dials[$0]?.lastError }
             return PeerConnection(
                 remote: connection.remote, isDialed: connection.dial != nil, replica: connection.peer, state: state,
-                lastError: lastError, discoveredAs: connection.discoveredAs)
+                lastError: lastError, discoveredAs: connection.discoveredAs,
+                document: connection.document.map(documentID))
         }
         let waiting = dials.filter { $0.value.connection == nil }.sorted { $0.key.description < $1.key.description }
             .map { target, dial in
@@ -67,8 +72,14 @@ extension PeerLoop {
                     remote: target.endpoint, isDialed: true, replica: nil,
                     state: dial.lookupStartedAt != nil
                         ? .connecting : dial.nextAttempt.map { .waiting(retryIn: max(.zero, $0 - now)) } ?? .stopped,
-                    lastError: dial.lastError, discoveredAs: dial.discoveredAs)
+                    lastError: dial.lastError, discoveredAs: dial.discoveredAs,
+                    document: documentID(target.document))
             }
         return open + waiting
     }
+}
+
+extension PeerLoop {
+    /// The ID of the document at `index` in ``nodes``, as text.
+    func documentID(_ index: Int) -> String { String(decoding: nodes[index].settings.document, as: UTF8.self) }
 }
