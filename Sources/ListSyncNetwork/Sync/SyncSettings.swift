@@ -19,6 +19,9 @@ public struct SyncSettings: Sendable {
     /// The most bytes of change sets queued for one connection; beyond, they are dropped for a resync.
     public var outboxByteLimit: Int
 
+    /// The document ID as text, for errors and status.
+    var documentName: String { String(decoding: document, as: UTF8.self) }
+
     /// Settings for `document` shared with `secret`.
     public init(
         document: String, secret: [UInt8], versions: ClosedRange<UInt64> = SyncProtocol.versions,

@@ -64,7 +64,7 @@ extension PeerLoop {
             return PeerConnection(
                 remote: connection.remote, isDialed: connection.dial != nil, replica: connection.peer, state: state,
                 lastError: lastError, discoveredAs: connection.discoveredAs,
-                document: connection.document.map(documentID))
+                document: connection.document.map { nodes[$0].settings.documentName })
         }
         let waiting = dials.filter { $0.value.connection == nil }.sorted { $0.key.description < $1.key.description }
             .map { target, dial in
@@ -73,13 +73,8 @@ extension PeerLoop {
                     state: dial.lookupStartedAt != nil
                         ? .connecting : dial.nextAttempt.map { .waiting(retryIn: max(.zero, $0 - now)) } ?? .stopped,
                     lastError: dial.lastError, discoveredAs: dial.discoveredAs,
-                    document: documentID(target.document))
+                    document: nodes[target.document].settings.documentName)
             }
         return open + waiting
     }
-}
-
-extension PeerLoop {
-    /// The ID of the document at `index` in ``nodes``, as text.
-    func documentID(_ index: Int) -> String { String(decoding: nodes[index].settings.document, as: UTF8.self) }
 }

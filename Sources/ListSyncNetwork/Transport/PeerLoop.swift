@@ -185,11 +185,17 @@ final class PeerLoop<Replica: SyncReplica> {
             }
             let node: SyncNode<Replica>
             do {
-                guard let routed = try route(connection, bytes: readBuffer[..<count]) else { continue }
-                node = routed.node
-                if let peer = try node.receive(routed.bytes, on: connection.id) {
-                    authenticated(connection, peer: peer, now: now)
+                let peer: ReplicaID?
+                if let routed = self.node(of: connection) {
+                    node = routed
+                    peer = try node.receive(readBuffer[..<count], on: connection.id)
+                } else if let (chosen, received) = try route(connection, adding: readBuffer[..<count]) {
+                    node = chosen
+                    peer = try node.receive(received, on: connection.id)
+                } else {
+                    continue
                 }
+                if let peer { authenticated(connection, peer: peer, now: now) }
             } catch {
                 return close(connection, because: error, now: now)
             }
@@ -202,13 +208,12 @@ final class PeerLoop<Replica: SyncReplica> {
         }
     }
 
-    /// The node to feed `bytes` to and what to feed it: the connection's node and the bytes; for an accepted
-    /// connection whose first frame just arrived, the node of the document it names, opened as responder,
-    /// and every byte read so far; nil while that frame is incomplete.
+    /// Adds `bytes` to an accepted connection's first frame; once it is whole, opens the connection as
+    /// responder on the node of the document it names and returns that node and every byte read so far.
+    /// Nil while the frame is incomplete.
     private func route(
-        _ connection: TCPConnection, bytes: ArraySlice<UInt8>
-    ) throws(SyncError) -> (node: SyncNode<Replica>, bytes: [UInt8])? {
-        if let node = node(of: connection) { return (node, Array(bytes)) }
+        _ connection: TCPConnection, adding bytes: ArraySlice<UInt8>
+    ) throws(SyncError) -> (node: SyncNode<Replica>, received: [UInt8])? {
         guard var router = connection.router else { return nil }
         router.receive(bytes)
         connection.router = router

@@ -105,7 +105,7 @@ public final class SyncPeer<Replica: SyncReplica>: Sendable {
     ) throws(SyncPeerError) -> SyncDocument<Replica> {
         let index = try loop.withLock { loop throws(SyncPeerError) in
             guard !loop.nodes.contains(where: { $0.settings.document == settings.document }) else {
-                throw .documentAlreadySynced(String(decoding: settings.document, as: UTF8.self))
+                throw .documentAlreadySynced(settings.documentName)
             }
             let node = SyncNode(replica: replica, settings: settings)
             node.tickPresence(now: .now)
