@@ -31,16 +31,16 @@ struct TCPManyDocumentsTests {
         let cGroceries = try c.addDocument(ReplicatedList(replicaID: ReplicaID(3)), settings: otherGroceries)
         let endpoints = try [a, b, c].map { try $0.listen(on: .loopbackIPv4()) }
         a.connect(to: endpoints[1])
-        aGroceries.connect(to: endpoints[1])
+        try aGroceries.connect(to: endpoints[1])
         c.connect(to: endpoints[1])
-        cChores.connect(to: endpoints[1])
-        cGroceries.connect(to: endpoints[1])
+        try cChores.connect(to: endpoints[1])
+        try cGroceries.connect(to: endpoints[1])
         for (index, peer) in [a, b, c].enumerated() { peer.edit { $0.append("family \(index)") } }
-        aGroceries.edit { $0.append("milk") }
-        bGroceries.edit { $0.append("eggs") }
-        bChores.edit { $0.append("sweep") }
-        cChores.edit { $0.append("dust") }
-        cGroceries.edit { $0.append("not for B") }
+        try aGroceries.edit { $0.append("milk") }
+        try bGroceries.edit { $0.append("eggs") }
+        try bChores.edit { $0.append("sweep") }
+        try cChores.edit { $0.append("dust") }
+        try cGroceries.edit { $0.append("not for B") }
 
         #expect(await eventually { [a, b, c].allSatisfy { rows($0).count == 3 && rows($0) == rows(a) } })
         #expect(await eventually { rows(aGroceries).count == 2 && rows(aGroceries) == rows(bGroceries) })
@@ -62,6 +62,55 @@ struct TCPManyDocumentsTests {
         #expect(live == ["chores", "family", "family", "groceries"])
     }
 
+    /// Removing a document closes its connections only (those of the first document, to the same peer and
+    /// port, stay live), stops its dials, ends its subscriptions and hands its replica back; the peer then
+    /// refuses the document as one it does not hold (error 6), its old handle throws, and the same ID can
+    /// be added again and syncs.
+    @Test func removingADocumentStopsSyncingItAlone() async throws {
+        let a = try makePeer(1, settings: Self.settings("family"))
+        let b = try makePeer(2, settings: Self.settings("family"))
+        defer { for peer in [a, b] { peer.stop() } }
+        let groceries = Self.settings("groceries")
+        let aGroceries = try a.addDocument(ReplicatedList(replicaID: ReplicaID(1)), settings: groceries)
+        let bGroceries = try b.addDocument(ReplicatedList(replicaID: ReplicaID(2)), settings: groceries)
+        let aEndpoint = try a.listen(on: .loopbackIPv4())
+        let bEndpoint = try b.listen(on: .loopbackIPv4())
+        a.connect(to: bEndpoint)
+        try aGroceries.connect(to: bEndpoint)
+        try bGroceries.connect(to: aEndpoint)
+        try aGroceries.edit { $0.append("milk") }
+        #expect(await eventually { rows(bGroceries) == ["milk"] && bGroceries.liveConnectionCount == 2 })
+        #expect(await eventually { b.liveConnectionCount == 1 })
+        let events = try bGroceries.changeEvents()
+
+        let removed = try #require(b.removeDocument(bGroceries))
+        #expect(removed.map(\.value) == ["milk"])
+        #expect(b.removeDocument(bGroceries) == nil)
+        #expect(await eventually { aGroceries.liveConnectionCount == 0 })
+        #expect(
+            await eventually {
+                a.connections.contains { connection in
+                    guard case .closedByPeer(let code, _) = connection.lastError else { return false }
+                    return code == SyncError.wrongDocument.code && connection.document == "groceries"
+                }
+            })
+        #expect(!b.connections.contains { $0.isDialed || $0.document == "groceries" })
+        #expect(b.liveConnectionCount == 1 && a.liveConnectionCount == 1)
+        while await events.waitForEvents() { _ = events.takeAvailable() }  // ends, or the time limit fails
+        let gone = SyncPeerError.documentRemoved("groceries")
+        #expect(throws: gone) { try bGroceries.edit { $0.append("lost") } }
+        #expect(throws: gone) { try bGroceries.read { $0.count } }
+        #expect(throws: gone) { try bGroceries.connect(to: aEndpoint) }
+        #expect(throws: gone) { try bGroceries.changeEvents() }
+        #expect(bGroceries.statistics == SyncStatistics() && bGroceries.liveConnectionCount == 0)
+
+        let again = try b.addDocument(removed, settings: groceries)
+        try aGroceries.edit { $0.append("eggs") }
+        a.reconnectNow()
+        #expect(await eventually { rows(again) == ["milk", "eggs"] && again.liveConnectionCount == 1 })
+        #expect(throws: gone) { try bGroceries.read { $0.count } }
+    }
+
     /// A peer syncs a document ID once: a second one could not be told apart from it.
     @Test func aDocumentIDIsSyncedOnce() throws {
         let peer = try makePeer(1, settings: Self.settings("family"))
@@ -72,5 +121,7 @@ struct TCPManyDocumentsTests {
     }
 }
 
-/// The rows of a further document of a peer.
-private func rows(_ document: SyncDocument<ReplicatedList<String>>) -> [String] { document.read { $0.map(\.value) } }
+/// The rows of a further document of a peer; none once it was removed.
+private func rows(_ document: SyncDocument<ReplicatedList<String>>) -> [String] {
+    (try? document.read { $0.map(\.value) }) ?? []
+}

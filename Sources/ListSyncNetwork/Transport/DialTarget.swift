@@ -2,7 +2,7 @@
 struct DialTarget: Hashable, CustomStringConvertible {
     /// Where to connect.
     let endpoint: Endpoint
-    /// The index of the document in the loop's nodes.
+    /// The number of the document in the loop's nodes.
     let document: Int
 
     /// The endpoint, as log lines name a dial.

@@ -64,7 +64,7 @@ extension PeerLoop {
             return PeerConnection(
                 remote: connection.remote, isDialed: connection.dial != nil, replica: connection.peer, state: state,
                 lastError: lastError, discoveredAs: connection.discoveredAs,
-                document: connection.document.map { nodes[$0].settings.documentName })
+                document: connection.document.flatMap { nodes[$0]?.settings.documentName })
         }
         let waiting = dials.filter { $0.value.connection == nil }.sorted { $0.key.description < $1.key.description }
             .map { target, dial in
@@ -73,7 +73,7 @@ extension PeerLoop {
                     state: dial.lookupStartedAt != nil
                         ? .connecting : dial.nextAttempt.map { .waiting(retryIn: max(.zero, $0 - now)) } ?? .stopped,
                     lastError: dial.lastError, discoveredAs: dial.discoveredAs,
-                    document: nodes[target.document].settings.documentName)
+                    document: nodes[target.document]?.settings.documentName)
             }
         return open + waiting
     }

@@ -100,11 +100,7 @@ extension PeerLoop {
     func shutDown(now: ContinuousClock.Instant) {
         dials.removeAll()
         discoveryDialer = nil
-        let present = nodes.filter { $0.ownPresence != nil }
-        for node in present { try? node.setPresence(nil, wallClockMilliseconds: 0, now: now) }
-        if !present.isEmpty {
-            for id in connections.keys.sorted() { pump(id, now: now) }
-        }
+        leave(documents: Set(nodes.keys), now: now)
         for connection in connections.values { close(connection, because: .shuttingDown, now: now) }
         for listener in listeners { listener.socket?.close() }
         listeners.removeAll()

@@ -61,8 +61,13 @@ final class PeerLoop<Replica: SyncReplica> {
     /// Bytes pulled from the node per connection before writing, and read per `read` call.
     static var chunkByteCount: Int { 1 << 16 }
 
-    /// The sync core of each document; an accepted connection is routed to one by its first frame.
-    var nodes: [SyncNode<Replica>]
+    /// The sync core of each document, by its number (0 for the first document; a removed document's number
+    /// is never reused); an accepted connection is routed to one by its first frame.
+    var nodes: [Int: SyncNode<Replica>]
+    /// The first document's node (number 0), never removed.
+    let firstNode: SyncNode<Replica>
+    /// The number of the next document added.
+    var nextDocumentNumber = 1
     /// Timeouts, limits and the log.
     let configuration: PeerConfiguration
     /// Interrupts `poll`.
@@ -99,19 +104,19 @@ final class PeerLoop<Replica: SyncReplica> {
     /// This peer in log lines: the replica of its first document.
     private let logName: String
 
-    /// A loop for the documents of `nodes` (at least one).
-    init(nodes: [SyncNode<Replica>], configuration: PeerConfiguration, wakePipe: WakePipe) {
-        precondition(!nodes.isEmpty, "a peer syncs at least one document")
-        self.nodes = nodes
+    /// A loop whose first document `node` syncs.
+    init(node: SyncNode<Replica>, configuration: PeerConfiguration, wakePipe: WakePipe) {
+        nodes = [0: node]
+        firstNode = node
         self.configuration = configuration
         self.wakePipe = wakePipe
-        logName = "\(nodes[0].replicaID)"
+        logName = "\(node.replicaID)"
         resolver = NameResolver(wakePipe: wakePipe, lookUp: configuration.lookUp)
-        for node in nodes { node.tickPresence(now: .now) }
+        node.tickPresence(now: .now)
     }
 
     /// The node of `connection`'s document; nil for an accepted connection not routed yet.
-    func node(of connection: TCPConnection) -> SyncNode<Replica>? { connection.document.map { nodes[$0] } }
+    func node(of connection: TCPConnection) -> SyncNode<Replica>? { connection.document.flatMap { nodes[$0] } }
 
     /// Whether `connection` completed its handshake.
     func isAuthenticated(_ connection: TCPConnection) -> Bool {
@@ -157,7 +162,7 @@ final class PeerLoop<Replica: SyncReplica> {
                 if connection.isConnecting { finishConnect(connection, now: now) } else { read(connection, now: now) }
             }
         }
-        for node in nodes {
+        for node in nodes.values {
             node.publishLocalChanges()
             node.tickPresence(now: now)
         }
@@ -217,11 +222,13 @@ final class PeerLoop<Replica: SyncReplica> {
         guard var router = connection.router else { return nil }
         router.receive(bytes)
         connection.router = router
-        guard let document = try router.route(among: nodes.map(\.settings)) else { return nil }
-        connection.document = document
+        let documents = nodes.sorted { $0.key < $1.key }
+        guard let chosen = try router.route(among: documents.map(\.value.settings)) else { return nil }
+        let (number, node) = documents[chosen]
+        connection.document = number
         connection.router = nil
-        nodes[document].open(connection.id, role: .responder, nonce: try freshNonce())
-        return (nodes[document], router.received)
+        node.open(connection.id, role: .responder, nonce: try freshNonce())
+        return (node, router.received)
     }
 
     /// Records a completed handshake.

@@ -34,7 +34,7 @@ public final class SyncPeer<Replica: SyncReplica>: Sendable {
     /// - Throws: ``SocketError`` when the wake-up pipe cannot be created.
     public init(replica: Replica, configuration: PeerConfiguration) throws(SocketError) {
         let node = SyncNode(replica: replica, settings: configuration.sync)
-        loop = Locked(PeerLoop(nodes: [node], configuration: configuration, wakePipe: try WakePipe()))
+        loop = Locked(PeerLoop(node: node, configuration: configuration, wakePipe: try WakePipe()))
         Thread.detachNewThread { [self] in run() }
     }
 
@@ -84,12 +84,17 @@ public final class SyncPeer<Replica: SyncReplica>: Sendable {
     /// Each attempt looks a host name up again (off the peer's thread; a lookup counts against
     /// ``PeerConfiguration/connectTimeout``) and tries its addresses, IPv6 and IPv4, in the order the
     /// resolver gives them, each with the connect timeout, until one connects.
-    public func connect(to endpoint: Endpoint) { connect(to: endpoint, document: 0) }
-
-    /// ``connect(to:)`` for the document at `document` in the loop's nodes.
-    func connect(to endpoint: Endpoint, document: Int) {
+    public func connect(to endpoint: Endpoint) {
         loop.withLock { loop in
-            loop.addDial(DialTarget(endpoint: endpoint, document: document), discoveredAs: nil, now: .now)
+            loop.addDial(DialTarget(endpoint: endpoint, document: 0), discoveredAs: nil, now: .now)
+        }
+    }
+
+    /// ``connect(to:)`` for `document`.
+    /// - Throws: ``SyncPeerError/documentRemoved(_:)`` when it was removed.
+    func connect(to endpoint: Endpoint, document: SyncDocument<Replica>) throws(SyncPeerError) {
+        try withNode(of: document) { loop, _ in
+            loop.addDial(DialTarget(endpoint: endpoint, document: document.number), discoveredAs: nil, now: .now)
         }
     }
 
@@ -103,16 +108,41 @@ public final class SyncPeer<Replica: SyncReplica>: Sendable {
     public func addDocument(
         _ replica: Replica, settings: SyncSettings
     ) throws(SyncPeerError) -> SyncDocument<Replica> {
-        let index = try loop.withLock { loop throws(SyncPeerError) in
-            guard !loop.nodes.contains(where: { $0.settings.document == settings.document }) else {
-                throw .documentAlreadySynced(settings.documentName)
-            }
-            let node = SyncNode(replica: replica, settings: settings)
-            node.tickPresence(now: .now)
-            loop.nodes.append(node)
-            return loop.nodes.count - 1
+        let node = SyncNode(replica: replica, settings: settings)
+        let number = try loop.withLock { loop throws(SyncPeerError) in try loop.add(node, now: .now) }
+        return SyncDocument(peer: self, number: number, settings: settings)
+    }
+
+    /// Stops syncing `document`, added with ``addDocument(_:settings:)``, and returns its replica with
+    /// everything merged into it, for the app to keep (save it; nothing of it is deleted).
+    ///
+    /// Its dials stop; its connections close with ``SyncError/shuttingDown`` (error 18) after a presence
+    /// goodbye, while the other documents' connections, to the same peers and ports, stay open; its
+    /// ``SyncDocument/changeEvents()`` subscriptions end after the events already posted; peers that
+    /// dial it from now on are refused as for a document this peer does not hold (error 6). Its handle's
+    /// methods throw ``SyncPeerError/documentRemoved(_:)`` from now on. The same ID may be added again.
+    /// - Returns: The replica; nil when `document` was removed already or belongs to another peer.
+    @discardableResult
+    public func removeDocument(_ document: SyncDocument<Replica>) -> Replica? {
+        guard document.peer === self else { return nil }
+        let node = loop.withLock { loop in
+            defer { loop.wake() }
+            return loop.removeDocument(document.number, now: .now)
         }
-        return SyncDocument(peer: self, index: index, settings: settings)
+        return node?.replica
+    }
+
+    /// Runs `body` with the lock held on the loop and `document`'s node.
+    /// - Throws: ``SyncPeerError/documentRemoved(_:)`` when `document` was removed.
+    func withNode<Result>(
+        of document: SyncDocument<Replica>, _ body: (PeerLoop<Replica>, SyncNode<Replica>) -> Result
+    ) throws(SyncPeerError) -> Result {
+        try loop.withLock { loop throws(SyncPeerError) in
+            guard let node = loop.nodes[document.number] else {
+                throw .documentRemoved(document.settings.documentName)
+            }
+            return body(loop, node)
+        }
     }
 
     /// Reconnects at once, for an app returning to the foreground: listens again on every listener the
@@ -150,33 +180,30 @@ public final class SyncPeer<Replica: SyncReplica>: Sendable {
     ///   throws only what `body` throws.
     @discardableResult
     public func edit<Result: Sendable>(_ body: (ReplicatedList<Replica.Value>) throws -> Result) throws -> Result {
-        try edit(document: 0, body)
+        try loop.withLock { loop in loop.edit(loop.firstNode, body) }.get()
     }
 
-    /// ``edit(_:)`` on the document at `document` in the loop's nodes.
+    /// ``edit(_:)`` on `document`.
+    /// - Throws: ``SyncPeerError/documentRemoved(_:)`` when it was removed, or what ``edit(_:)`` throws.
     func edit<Result: Sendable>(
-        document: Int, _ body: (ReplicatedList<Replica.Value>) throws -> Result
+        document: SyncDocument<Replica>, _ body: (ReplicatedList<Replica.Value>) throws -> Result
     ) throws -> Result {
-        try loop.withLock { loop in
-            defer { loop.wake() }
-            return try loop.nodes[document].edit { list in Swift.Result { try body(list) } }
-        }.get()
+        try withNode(of: document) { loop, node in loop.edit(node, body) }.get()
     }
 
     /// Runs `body` on the replica's list without changing it.
     public func read<Result: Sendable, Failure: Error>(
         _ body: (ReplicatedList<Replica.Value>) throws(Failure) -> Result
     ) throws(Failure) -> Result {
-        try read(document: 0, body)
+        try loop.withLock { loop in loop.firstNode.read(body) }.get()
     }
 
-    /// ``read(_:)`` on the document at `document` in the loop's nodes.
-    func read<Result: Sendable, Failure: Error>(
-        document: Int, _ body: (ReplicatedList<Replica.Value>) throws(Failure) -> Result
-    ) throws(Failure) -> Result {
-        try loop.withLock { loop in
-            loop.nodes[document].replica.read { list in Swift.Result { () throws(Failure) in try body(list) } }
-        }.get()
+    /// ``read(_:)`` on `document`.
+    /// - Throws: ``SyncPeerError/documentRemoved(_:)`` when it was removed, or what `body` throws.
+    func read<Result: Sendable>(
+        document: SyncDocument<Replica>, _ body: (ReplicatedList<Replica.Value>) throws -> Result
+    ) throws -> Result {
+        try withNode(of: document) { _, node in node.read(body) }.get()
     }
 
     /// A subscription to every change of the rows from now on, local edits and merges from peers, in
@@ -190,14 +217,12 @@ public final class SyncPeer<Replica: SyncReplica>: Sendable {
     /// }
     /// ```
     /// - Complexity: O(n) for n rows, to copy them.
-    public func changeEvents() -> ChangeEvents<Replica.Value> { changeEvents(document: 0) }
+    public func changeEvents() -> ChangeEvents<Replica.Value> { loop.withLock { $0.firstNode.subscribe() } }
 
-    /// ``changeEvents()`` of the document at `document` in the loop's nodes.
-    func changeEvents(document: Int) -> ChangeEvents<Replica.Value> {
-        loop.withLock { loop in
-            let node = loop.nodes[document]
-            return node.replica.read { list in node.changeFeed.subscribe(from: list) }
-        }
+    /// ``changeEvents()`` of `document`.
+    /// - Throws: ``SyncPeerError/documentRemoved(_:)`` when it was removed.
+    func changeEvents(document: SyncDocument<Replica>) throws(SyncPeerError) -> ChangeEvents<Replica.Value> {
+        try withNode(of: document) { _, node in node.subscribe() }
     }
 
     /// Shows `presence` (a name, a selection, a drag) to every connected peer, and to those that
@@ -211,17 +236,17 @@ public final class SyncPeer<Replica: SyncReplica>: Sendable {
     public func setPresence(_ presence: Presence?) throws(PresenceError) {
         let milliseconds = UInt64(max(0, Date().timeIntervalSince1970 * 1000))
         try loop.withLock { loop throws(PresenceError) in
-            try loop.document.setPresence(presence, wallClockMilliseconds: milliseconds, now: .now)
+            try loop.firstNode.setPresence(presence, wallClockMilliseconds: milliseconds, now: .now)
             loop.wake()
         }
     }
 
     /// This peer's own presence, as ``setPresence(_:)`` last set it (nil before and after clearing it).
-    public var ownPresence: Presence? { loop.withLock { $0.document.ownPresence } }
+    public var ownPresence: Presence? { loop.withLock { $0.firstNode.ownPresence } }
 
     /// The presences of the other peers present now, by replica, without rows this replica does not
     /// show (deleted, or not arrived yet).
-    public var presences: [ReplicaID: Presence] { loop.withLock { $0.document.presences } }
+    public var presences: [ReplicaID: Presence] { loop.withLock { $0.firstNode.presences } }
 
     /// The other peers' presences now and each time they change, whole (a consumer that falls behind
     /// gets the latest only); ends when the peer stops.
@@ -232,27 +257,21 @@ public final class SyncPeer<Replica: SyncReplica>: Sendable {
     /// }
     /// ```
     public func presenceUpdates() -> AsyncStream<[ReplicaID: Presence]> {
-        loop.withLock { loop in loop.document.presenceFeed.subscribe(current: loop.document.presences) }
+        loop.withLock { loop in loop.firstNode.presenceFeed.subscribe(current: loop.firstNode.presences) }
     }
 
     /// Counters of the first document's sync core, and of connections refused before their first frame
     /// named a document.
     public var statistics: SyncStatistics {
         loop.withLock { loop in
-            var statistics = loop.document.statistics
+            var statistics = loop.firstNode.statistics
             statistics.closedByCode.merge(loop.closedBeforeRouting, uniquingKeysWith: +)
             return statistics
         }
     }
 
-    /// The counters of the document at `document` in the loop's nodes.
-    func statistics(document: Int) -> SyncStatistics { loop.withLock { $0.nodes[document].statistics } }
-
     /// The first document's connections whose handshake and version-vector exchange completed.
-    public var liveConnectionCount: Int { liveConnectionCount(document: 0) }
-
-    /// ``liveConnectionCount`` of the document at `document` in the loop's nodes.
-    func liveConnectionCount(document: Int) -> Int { loop.withLock { $0.nodes[document].liveConnectionCount } }
+    public var liveConnectionCount: Int { loop.withLock { $0.firstNode.liveConnectionCount } }
 
     /// Every open connection and every dialed endpoint waiting to redial, with its address and state.
     public var connections: [PeerConnection] { loop.withLock { $0.connectionStates(now: .now) } }
@@ -299,7 +318,7 @@ public final class SyncPeer<Replica: SyncReplica>: Sendable {
         loop.withLock { loop in
             loop.shutDown(now: .now)
             loop.wakePipe.close()
-            for node in loop.nodes {
+            for node in loop.nodes.values {
                 node.changeFeed.finish()
                 node.presenceFeed.finish()
             }
@@ -318,21 +337,38 @@ extension SyncPeer where Replica.CommitFailure == Never {
     public func edit<Result: Sendable, Failure: Error>(
         _ body: (ReplicatedList<Replica.Value>) throws(Failure) -> Result
     ) throws(Failure) -> Result {
-        try edit(document: 0, body)
-    }
-
-    /// ``edit(_:)`` on the document at `document` in the loop's nodes.
-    func edit<Result: Sendable, Failure: Error>(
-        document: Int, _ body: (ReplicatedList<Replica.Value>) throws(Failure) -> Result
-    ) throws(Failure) -> Result {
         try loop.withLock { loop in
             defer { loop.wake() }
-            return loop.nodes[document].edit { list in Swift.Result { () throws(Failure) in try body(list) } }
+            return loop.firstNode.edit { list in Swift.Result { () throws(Failure) in try body(list) } }
         }.get()
     }
 }
 
 extension PeerLoop {
-    /// The one document of a ``SyncPeer``.
-    fileprivate var document: SyncNode<Replica> { nodes[0] }
+    /// Runs `body` on `node`'s list as one transaction, to be streamed at once: what `body` returned or
+    /// threw, or the replica's failure to keep the change.
+    fileprivate func edit<Result: Sendable>(
+        _ node: SyncNode<Replica>, _ body: (ReplicatedList<Replica.Value>) throws -> Result
+    ) -> Swift.Result<Result, any Error> {
+        defer { wake() }
+        do {
+            return try node.edit { list in Swift.Result { try body(list) } }
+        } catch {
+            return .failure(error)
+        }
+    }
+}
+
+extension SyncNode {
+    /// Runs `body` on the list without changing it.
+    fileprivate func read<Result: Sendable, Failure: Error>(
+        _ body: (ReplicatedList<Replica.Value>) throws(Failure) -> Result
+    ) -> Swift.Result<Result, Failure> {
+        replica.read { list in Swift.Result { () throws(Failure) in try body(list) } }
+    }
+
+    /// A subscription to the list's changes from now on.
+    fileprivate func subscribe() -> ChangeEvents<Replica.Value> {
+        replica.read { list in changeFeed.subscribe(from: list) }
+    }
 }

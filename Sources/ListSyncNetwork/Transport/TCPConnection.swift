@@ -30,7 +30,7 @@ final class TCPConnection {
     var lastWriteProgressAt: ContinuousClock.Instant
     /// The peer's replica, once authenticated.
     var peer: ReplicaID?
-    /// The index of its document in the loop's nodes: a dial's at once, an accepted connection's once
+    /// The number of its document in the loop's nodes: a dial's at once, an accepted connection's once
     /// its first frame chose one.
     var document: Int?
     /// Reads an accepted connection's first frame, until it chose the document.
