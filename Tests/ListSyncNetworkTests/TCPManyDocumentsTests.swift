@@ -111,6 +111,38 @@ struct TCPManyDocumentsTests {
         #expect(throws: gone) { try bGroceries.read { $0.count } }
     }
 
+    /// A presence belongs to one document: shown to that document's peers only, over connections to the
+    /// same peer and port as the others, and withdrawn when the document is removed (its peers are told
+    /// goodbye, its subscriptions end).
+    @Test func presenceIsPerDocument() async throws {
+        let a = try makePeer(1, settings: Self.settings("family"))
+        let b = try makePeer(2, settings: Self.settings("family"))
+        defer { for peer in [a, b] { peer.stop() } }
+        let groceries = Self.settings("groceries")
+        let aGroceries = try a.addDocument(ReplicatedList(replicaID: ReplicaID(1)), settings: groceries)
+        let bGroceries = try b.addDocument(ReplicatedList(replicaID: ReplicaID(2)), settings: groceries)
+        let bEndpoint = try b.listen(on: .loopbackIPv4())
+        a.connect(to: bEndpoint)
+        try aGroceries.connect(to: bEndpoint)
+        try a.setPresence(Presence(name: "A at home"))
+        try aGroceries.setPresence(Presence(name: "A shopping"))
+        try bGroceries.setPresence(Presence(name: "B shopping"))
+        #expect(aGroceries.ownPresence == Presence(name: "A shopping") && a.ownPresence == Presence(name: "A at home"))
+        #expect(await eventually { b.presences == [ReplicaID(1): Presence(name: "A at home")] })
+        #expect(await eventually { bGroceries.presences == [ReplicaID(1): Presence(name: "A shopping")] })
+        #expect(await eventually { aGroceries.presences == [ReplicaID(2): Presence(name: "B shopping")] })
+        #expect(a.presences.isEmpty)
+        let updates = try bGroceries.presenceUpdates()
+
+        b.removeDocument(bGroceries)
+        #expect(await eventually { aGroceries.presences.isEmpty })
+        for await _ in updates {}  // ends, or the time limit fails
+        #expect(bGroceries.presences.isEmpty && bGroceries.ownPresence == nil)
+        #expect(throws: SyncPeerError.documentRemoved("groceries")) { try bGroceries.setPresence(nil) }
+        #expect(throws: SyncPeerError.documentRemoved("groceries")) { try bGroceries.presenceUpdates() }
+        #expect(b.presences == [ReplicaID(1): Presence(name: "A at home")])
+    }
+
     /// A peer syncs a document ID once: a second one could not be told apart from it.
     @Test func aDocumentIDIsSyncedOnce() throws {
         let peer = try makePeer(1, settings: Self.settings("family"))

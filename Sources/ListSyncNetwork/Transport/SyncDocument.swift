@@ -47,6 +47,26 @@ public struct SyncDocument<Replica: SyncReplica>: Sendable {
         try peer.changeEvents(document: self)
     }
 
+    /// Shows `presence` to this document's peers, as ``SyncPeer/setPresence(_:)`` does for the first
+    /// document; a peer's presence in one document is not shown in its others.
+    /// - Throws: ``SyncPeerError/documentRemoved(_:)`` when the document was removed, or
+    ///   ``PresenceError/beyondLimits(_:)`` (nothing changed then).
+    public func setPresence(_ presence: Presence?) throws { try peer.setPresence(presence, document: self) }
+
+    /// This peer's own presence in this document; nil once the document was removed.
+    public var ownPresence: Presence? { (try? peer.withNode(of: self) { $1.ownPresence }) ?? nil }
+
+    /// The presences of this document's other peers present now, as ``SyncPeer/presences``; empty once
+    /// the document was removed.
+    public var presences: [ReplicaID: Presence] { (try? peer.withNode(of: self) { $1.presences }) ?? [:] }
+
+    /// This document's other peers' presences now and each time they change, as
+    /// ``SyncPeer/presenceUpdates()``; ends when the document is removed or the peer stops.
+    /// - Throws: ``SyncPeerError/documentRemoved(_:)`` when the document was removed.
+    public func presenceUpdates() throws(SyncPeerError) -> AsyncStream<[ReplicaID: Presence]> {
+        try peer.presenceUpdates(document: self)
+    }
+
     /// Counters of this document's sync core; empty once the document was removed.
     public var statistics: SyncStatistics { (try? peer.withNode(of: self) { $1.statistics }) ?? SyncStatistics() }
 

@@ -234,11 +234,13 @@ public final class SyncPeer<Replica: SyncReplica>: Sendable {
     /// - Throws: ``PresenceError/beyondLimits(_:)`` when `presence` exceeds ``Presence/Limits``;
     ///   nothing changed then.
     public func setPresence(_ presence: Presence?) throws(PresenceError) {
-        let milliseconds = UInt64(max(0, Date().timeIntervalSince1970 * 1000))
-        try loop.withLock { loop throws(PresenceError) in
-            try loop.firstNode.setPresence(presence, wallClockMilliseconds: milliseconds, now: .now)
-            loop.wake()
-        }
+        try loop.withLock { loop in loop.setPresence(presence, on: loop.firstNode) }.get()
+    }
+
+    /// ``setPresence(_:)`` on `document`.
+    /// - Throws: ``SyncPeerError/documentRemoved(_:)`` when it was removed, or ``PresenceError``.
+    func setPresence(_ presence: Presence?, document: SyncDocument<Replica>) throws {
+        try withNode(of: document) { loop, node in loop.setPresence(presence, on: node) }.get()
     }
 
     /// This peer's own presence, as ``setPresence(_:)`` last set it (nil before and after clearing it).
@@ -257,7 +259,13 @@ public final class SyncPeer<Replica: SyncReplica>: Sendable {
     /// }
     /// ```
     public func presenceUpdates() -> AsyncStream<[ReplicaID: Presence]> {
-        loop.withLock { loop in loop.firstNode.presenceFeed.subscribe(current: loop.firstNode.presences) }
+        loop.withLock { loop in loop.firstNode.subscribeToPresences() }
+    }
+
+    /// ``presenceUpdates()`` of `document`.
+    /// - Throws: ``SyncPeerError/documentRemoved(_:)`` when it was removed.
+    func presenceUpdates(document: SyncDocument<Replica>) throws(SyncPeerError) -> AsyncStream<[ReplicaID: Presence]> {
+        try withNode(of: document) { _, node in node.subscribeToPresences() }
     }
 
     /// Counters of the first document's sync core, and of connections refused before their first frame
@@ -357,6 +365,16 @@ extension PeerLoop {
             return .failure(error)
         }
     }
+
+    /// Shows `presence` as `node`'s document's own, stamped with the wall clock, and wakes the loop to
+    /// send it.
+    fileprivate func setPresence(_ presence: Presence?, on node: SyncNode<Replica>) -> Result<Void, PresenceError> {
+        let milliseconds = UInt64(max(0, Date().timeIntervalSince1970 * 1000))
+        defer { wake() }
+        return Result { () throws(PresenceError) in
+            try node.setPresence(presence, wallClockMilliseconds: milliseconds, now: .now)
+        }
+    }
 }
 
 extension SyncNode {
@@ -370,5 +388,10 @@ extension SyncNode {
     /// A subscription to the list's changes from now on.
     fileprivate func subscribe() -> ChangeEvents<Replica.Value> {
         replica.read { list in changeFeed.subscribe(from: list) }
+    }
+
+    /// A subscription to the other peers' presences, now and each time they change.
+    fileprivate func subscribeToPresences() -> AsyncStream<[ReplicaID: Presence]> {
+        presenceFeed.subscribe(current: presences)
     }
 }
