@@ -67,16 +67,11 @@ struct TCPManyDocumentsTests {
     /// refuses the document as one it does not hold (error 6), its old handle throws, and the same ID can
     /// be added again and syncs.
     @Test func removingADocumentStopsSyncingItAlone() async throws {
-        let a = try makePeer(1, settings: Self.settings("family"))
-        let b = try makePeer(2, settings: Self.settings("family"))
-        defer { for peer in [a, b] { peer.stop() } }
-        let groceries = Self.settings("groceries")
-        let aGroceries = try a.addDocument(ReplicatedList(replicaID: ReplicaID(1)), settings: groceries)
-        let bGroceries = try b.addDocument(ReplicatedList(replicaID: ReplicaID(2)), settings: groceries)
-        let aEndpoint = try a.listen(on: .loopbackIPv4())
-        let bEndpoint = try b.listen(on: .loopbackIPv4())
-        a.connect(to: bEndpoint)
-        try aGroceries.connect(to: bEndpoint)
+        let peers = try FamilyAndGroceries()
+        defer { peers.stop() }
+        let (a, b, aGroceries, bGroceries, aEndpoint) = (
+            peers.a, peers.b, peers.aGroceries, peers.bGroceries, peers.aEndpoint
+        )
         try bGroceries.connect(to: aEndpoint)
         try aGroceries.edit { $0.append("milk") }
         #expect(await eventually { rows(bGroceries) == ["milk"] && bGroceries.liveConnectionCount == 2 })
@@ -104,7 +99,7 @@ struct TCPManyDocumentsTests {
         #expect(throws: gone) { try bGroceries.changeEvents() }
         #expect(bGroceries.statistics == SyncStatistics() && bGroceries.liveConnectionCount == 0)
 
-        let again = try b.addDocument(removed, settings: groceries)
+        let again = try b.addDocument(removed, settings: bGroceries.settings)
         try aGroceries.edit { $0.append("eggs") }
         a.reconnectNow()
         #expect(await eventually { rows(again) == ["milk", "eggs"] && again.liveConnectionCount == 1 })
@@ -115,15 +110,9 @@ struct TCPManyDocumentsTests {
     /// same peer and port as the others, and withdrawn when the document is removed (its peers are told
     /// goodbye, its subscriptions end).
     @Test func presenceIsPerDocument() async throws {
-        let a = try makePeer(1, settings: Self.settings("family"))
-        let b = try makePeer(2, settings: Self.settings("family"))
-        defer { for peer in [a, b] { peer.stop() } }
-        let groceries = Self.settings("groceries")
-        let aGroceries = try a.addDocument(ReplicatedList(replicaID: ReplicaID(1)), settings: groceries)
-        let bGroceries = try b.addDocument(ReplicatedList(replicaID: ReplicaID(2)), settings: groceries)
-        let bEndpoint = try b.listen(on: .loopbackIPv4())
-        a.connect(to: bEndpoint)
-        try aGroceries.connect(to: bEndpoint)
+        let peers = try FamilyAndGroceries()
+        defer { peers.stop() }
+        let (a, b, aGroceries, bGroceries) = (peers.a, peers.b, peers.aGroceries, peers.bGroceries)
         try a.setPresence(Presence(name: "A at home"))
         try aGroceries.setPresence(Presence(name: "A shopping"))
         try bGroceries.setPresence(Presence(name: "B shopping"))
@@ -151,6 +140,31 @@ struct TCPManyDocumentsTests {
             try peer.addDocument(ReplicatedList(), settings: Self.settings("family", secret: "another secret, same ID"))
         }
     }
+}
+
+/// Peers A and B of "family" (their first document) and "groceries", both listening, A dialing B for
+/// both documents.
+private struct FamilyAndGroceries {
+    let a: ListPeer
+    let b: ListPeer
+    let aGroceries: SyncDocument<ReplicatedList<String>>
+    let bGroceries: SyncDocument<ReplicatedList<String>>
+    let aEndpoint: Endpoint
+
+    init() throws {
+        a = try makePeer(1, settings: TCPManyDocumentsTests.settings("family"))
+        b = try makePeer(2, settings: TCPManyDocumentsTests.settings("family"))
+        let groceries = TCPManyDocumentsTests.settings("groceries")
+        aGroceries = try a.addDocument(ReplicatedList(replicaID: ReplicaID(1)), settings: groceries)
+        bGroceries = try b.addDocument(ReplicatedList(replicaID: ReplicaID(2)), settings: groceries)
+        aEndpoint = try a.listen(on: .loopbackIPv4())
+        let bEndpoint = try b.listen(on: .loopbackIPv4())
+        a.connect(to: bEndpoint)
+        try aGroceries.connect(to: bEndpoint)
+    }
+
+    /// Stops both peers.
+    func stop() { for peer in [a, b] { peer.stop() } }
 }
 
 /// The rows of a further document of a peer; none once it was removed.
