@@ -78,7 +78,10 @@ struct TCPManyDocumentsTests {
         #expect(await eventually { b.liveConnectionCount == 1 })
         let events = try bGroceries.changeEvents()
 
+        #expect(b.documents.map(\.settings.documentName) == ["family", "groceries"])
+        #expect(b.removeDocument(b.documents[0]) == nil && b.removeDocument(aGroceries) == nil)
         let removed = try #require(b.removeDocument(bGroceries))
+        #expect(b.documents.map(\.settings.documentName) == ["family"])
         #expect(removed.map(\.value) == ["milk"])
         #expect(b.removeDocument(bGroceries) == nil)
         #expect(await eventually { aGroceries.liveConnectionCount == 0 })
@@ -99,6 +102,8 @@ struct TCPManyDocumentsTests {
         #expect(throws: gone) { try bGroceries.changeEvents() }
         #expect(bGroceries.statistics == SyncStatistics() && bGroceries.liveConnectionCount == 0)
 
+        try b.documents[0].edit { $0.append("family, through its handle") }
+        #expect(await eventually { rows(a) == ["family, through its handle"] })
         let again = try b.addDocument(removed, settings: bGroceries.settings)
         try aGroceries.edit { $0.append("eggs") }
         a.reconnectNow()

@@ -10,8 +10,10 @@ import ListSync
 /// try chores.connect(to: laptop)        // the same port as the peer's first document
 /// try chores.edit { $0.append("sweep") }
 /// ```
-/// The first document is the peer's own: use the peer's methods for it. Once the document is removed,
-/// every method throws ``SyncPeerError/documentRemoved(_:)``, and the counters read as empty.
+/// The peer's first document (the one it was started with) has a handle too, the first of
+/// ``SyncPeer/documents``, for code that treats every document alike; the peer's own methods act on it.
+/// Once a document is removed, every method throws ``SyncPeerError/documentRemoved(_:)``, and the
+/// counters read as empty.
 public struct SyncDocument<Replica: SyncReplica>: Sendable {
     /// The peer that syncs it.
     public let peer: SyncPeer<Replica>

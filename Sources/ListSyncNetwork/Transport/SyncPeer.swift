@@ -113,6 +113,16 @@ public final class SyncPeer<Replica: SyncReplica>: Sendable {
         return SyncDocument(peer: self, number: number, settings: settings)
     }
 
+    /// The handle of every document this peer syncs, the first (the peer's own, which its methods act on)
+    /// first, then those added in the order they were added, without those removed.
+    public var documents: [SyncDocument<Replica>] {
+        loop.withLock { loop in
+            loop.nodes.sorted { $0.key < $1.key }.map {
+                SyncDocument(peer: self, number: $0.key, settings: $0.value.settings)
+            }
+        }
+    }
+
     /// Stops syncing `document`, added with ``addDocument(_:settings:)``, and returns its replica with
     /// everything merged into it, for the app to keep (save it; nothing of it is deleted).
     ///
@@ -121,7 +131,8 @@ public final class SyncPeer<Replica: SyncReplica>: Sendable {
     /// ``SyncDocument/changeEvents()`` subscriptions end after the events already posted; peers that
     /// dial it from now on are refused as for a document this peer does not hold (error 6). Its handle's
     /// methods throw ``SyncPeerError/documentRemoved(_:)`` from now on. The same ID may be added again.
-    /// - Returns: The replica; nil when `document` was removed already or belongs to another peer.
+    /// - Returns: The replica; nil when `document` is the peer's first (the first of ``documents``, synced
+    ///   until ``stop()``), was removed already, or belongs to another peer.
     @discardableResult
     public func removeDocument(_ document: SyncDocument<Replica>) -> Replica? {
         guard document.peer === self else { return nil }
