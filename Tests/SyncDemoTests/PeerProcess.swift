@@ -93,10 +93,12 @@ final class PeerProcess {
         return try waitForOutputLine(startingWith: prefix, after: offset)
     }
 
-    /// The rows `list` prints now (`name: a | b` parsed).
-    func rows() throws -> [String] {
-        let line = try ask("list", replyStartingWith: "\(name):")
-        let body = line.dropFirst(name.count + 1).trimmingCharacters(in: .whitespaces)
+    /// The rows `list` prints now (`name: a | b` parsed), or `DOCUMENT: list` of a peer of several
+    /// documents (`name[DOCUMENT]: a | b`).
+    func rows(in document: String? = nil) throws -> [String] {
+        let label = document.map { "\(name)[\($0)]" } ?? name
+        let line = try ask(document.map { "\($0): list" } ?? "list", replyStartingWith: "\(label):")
+        let body = line.dropFirst(label.count + 1).trimmingCharacters(in: .whitespaces)
         return body.isEmpty ? [] : body.components(separatedBy: " | ")
     }
 

@@ -112,6 +112,59 @@ import Testing
         #expect(try laptop.finish() == 1)  // two commands failed
     }
 
+    /// `--doc` syncs more documents over the same port and connections, each with its own secret;
+    /// `use` and `DOCUMENT:` send commands to one, and `list`, `peers` and announcements name it.
+    @Test func documentsGivenWithDocSyncWithThePeersThatHoldThem() throws {
+        let choresSecret = directory.appendingPathComponent("chores.secret")
+        try "a secret for the chores list only".write(to: choresSecret, atomically: true, encoding: .utf8)
+        let chores = "chores=\(choresSecret.path)"
+        let phone = try peer("phone", ["--listen", "127.0.0.1:0", "--doc", chores, "--doc", "garden"])
+        let laptop = try peer("laptop", ["--connect", "127.0.0.1:\(try phone.listeningPort())", "--doc", chores])
+        _ = try phone.ask("add milk", replyStartingWith: "ok: 1 inserted")
+        _ = try laptop.ask("chores: add sweep", replyStartingWith: "ok: 1 inserted")
+        _ = try phone.wait("receive the chores") { (try? phone.rows(in: "chores")) == ["sweep"] ? () : nil }
+        _ = try phone.ask("use chores", replyStartingWith: "commands go to 'chores' now")
+        _ = try phone.ask("add dust", replyStartingWith: "ok: 1 inserted")
+        _ = try laptop.wait("receive dust") { (try? laptop.rows(in: "chores")) == ["sweep", "dust"] ? () : nil }
+        _ = try laptop.wait("receive milk") { (try? laptop.rows(in: "syncdemo")) == ["milk"] ? () : nil }
+        #expect(try phone.rows(in: "syncdemo") == ["milk"] && phone.rows(in: "garden") == [])
+        #expect(try phone.ask("list", replyStartingWith: "phone[") == "phone[chores]: sweep | dust")
+        _ = try laptop.waitForOutputLine(startingWith: "[syncdemo] <- 1 inserted")
+        _ = try phone.waitForOutputLine(startingWith: "[chores] <- 1 inserted")
+        let offset = laptop.output.count
+        try laptop.send("peers")
+        let lines = try laptop.wait("list both documents' connections") {
+            let lines = laptop.output.dropFirst(offset).split(separator: "\n").filter { $0.hasPrefix("127.0.0.1:") }
+            return lines.count == 2 ? lines.map(String.init).sorted() : nil
+        }
+        #expect(lines[0].contains(" [chores] dialed, live"), "\(lines)")
+        #expect(lines[1].contains(" [syncdemo] dialed, live"), "\(lines)")
+        try phone.send("nope: list")
+        try phone.waitForError(
+            containing: "no document 'nope' on this peer; the documents: 'syncdemo', 'chores', 'garden'")
+        #expect(try phone.finish() == 1)  // one command failed
+        #expect(try laptop.finish() == 0)
+    }
+
+    /// `--doc` values that cannot work are refused before anything starts.
+    @Test func badDocumentOptionsAreRefused() throws {
+        let data = directory.appendingPathComponent("data").path
+        let cases: [([String], String)] = [
+            (["--doc", ""], "option '--doc' takes a document ID of 1 to 255 bytes"),
+            (["--doc", "syncdemo"], "the document 'syncdemo' is given twice"),
+            (["--doc", "a", "--doc", "a"], "the document 'a' is given twice"),
+            (["--doc", "a", "--data", data], "--doc documents are kept in memory and --data keeps one document"),
+        ]
+        for (arguments, message) in cases {
+            let outcome = try SyncDemoProcess.run(["peer", "--name", "p"] + arguments, input: "")
+            #expect(outcome.status == 64, "\(arguments)")
+            #expect(outcome.errors.contains(message), "\(arguments): \(outcome.errors)")
+        }
+        let missing = try SyncDemoProcess.run(["peer", "--name", "p", "--doc", "a=/nonexistent/secret"], input: "")
+        #expect(missing.status == 1 && missing.errors.contains("cannot read the secret file '/nonexistent/secret'"))
+        #expect(!FileManager.default.fileExists(atPath: data))
+    }
+
     @Test func announcementsOfAPeersChangesNameTheRows() throws {
         let phone = try peer("phone", ["--listen", "127.0.0.1:0"])
         let laptop = try peer("laptop", ["--connect", "127.0.0.1:\(try phone.listeningPort())"])

@@ -19,8 +19,8 @@ public struct SyncSettings: Sendable {
     /// The most bytes of change sets queued for one connection; beyond, they are dropped for a resync.
     public var outboxByteLimit: Int
 
-    /// The document ID as text, for errors and status.
-    var documentName: String { String(decoding: document, as: UTF8.self) }
+    /// The document ID as text, as given to ``init(document:secret:versions:maximumFrameByteCount:maximumChangeSetByteCount:outboxByteLimit:)``.
+    public var documentName: String { String(decoding: document, as: UTF8.self) }
 
     /// Settings for `document` shared with `secret`.
     public init(

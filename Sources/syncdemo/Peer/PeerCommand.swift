@@ -15,7 +15,8 @@ enum PeerCommand: Command {
         name: "syncdemo peer",
         overview: "One replica as a long-running TCP peer, driven by commands on standard input.",
         usage: "--name <name> [--listen <host:port>] [--connect <host:port>]... [--discover] [--data <dir>]\n"
-            + "                     [--secret-file <file>] [--document <id>] [--recovery strict|salvage] [--compact-at <size>]",
+            + "                     [--secret-file <file>] [--document <id>] [--doc <id>[=<file>]]...\n"
+            + "                     [--recovery strict|salvage] [--compact-at <size>]",
         options: [
             Option(
                 name: "name", valueName: "name",
@@ -26,7 +27,8 @@ enum PeerCommand: Command {
                 help: "Accept peers on this address; port 0 picks a free one (printed at start)."),
             Option(
                 name: "connect", valueName: "host:port",
-                help: "Dial this peer and redial with backoff whenever the connection drops.", isRepeatable: true),
+                help: "Dial this peer (for every document) and redial with backoff whenever the connection\n"
+                    + "drops.", isRepeatable: true),
             Option(
                 name: "discover", valueName: nil,
                 help: "Advertise this peer on the LAN as --name (multicast DNS, _listsync._tcp) and dial the\n"
@@ -42,6 +44,12 @@ enum PeerCommand: Command {
                     + "built-in demo secret, for local experiments only."),
             Option(
                 name: "document", valueName: "id", help: "The document the peers share (default 'syncdemo')."),
+            Option(
+                name: "doc", valueName: "id[=file]",
+                help: "One more document to sync on the same port, with the secret in file (default: the\n"
+                    + "first document's secret); kept in memory. 'use ID' sends the commands that follow to\n"
+                    + "it, 'ID: COMMAND' runs one. --discover finds peers of the first document only.",
+                isRepeatable: true),
         ] + DataDirectory.options,
         notes: """
             COMMANDS (one per line on standard input; 'help' lists them):
@@ -102,6 +110,16 @@ enum PeerCommand: Command {
             Console.error(PeerSecret.demoWarning)
             secret = PeerSecret.demo
         }
+        let more = try arguments.strings("doc").map { value throws in try furtherDocument(value, secret, arguments) }
+        var ids: Set<String> = []
+        for id in [document] + more.map(\.documentName) where !ids.insert(id).inserted {
+            throw arguments.error("the document \(id.quoted) is given twice (--document and --doc name one each)")
+        }
+        if arguments.string("data") != nil, !more.isEmpty {
+            throw arguments.error(
+                "--doc documents are kept in memory and --data keeps one document; drop --data, or run one "
+                    + "peer per document with --data")
+        }
         let output = PeerOutput(name: name)
         let store = try arguments.string("data").map { directory throws(CommandFailure) in
             try DataDirectory.open(directory, settings)
@@ -112,10 +130,32 @@ enum PeerCommand: Command {
         let log = PeerLog(output: output)
         configuration.log = { log.write($0) }
         let options = Options(name: name, listen: listen, dials: dials, configuration: configuration, output: output)
-        if let store { return try serve(store, store: store, options) }
-        let list = ReplicatedList<Entry>(replicaID: .random())
-        list.enableUndo()
-        return try serve(list, store: nil, options)
+        if let store { return try serve(store, more: [], store: store, options) }
+        let replicaID = ReplicaID.random()
+        let lists = (0...more.count).map { _ in
+            let list = ReplicatedList<Entry>(replicaID: replicaID)
+            list.enableUndo()
+            return list
+        }
+        return try serve(lists[0], more: Array(zip(more, lists.dropFirst())), store: nil, options)
+    }
+
+    /// The settings of the document `value` of `--doc` names: `ID` (with the first document's
+    /// `secret`) or `ID=FILE` (with the secret in FILE).
+    /// - Throws: ``UsageError`` for an empty, too long or control-character ID; ``CommandFailure`` for a
+    ///   secret file that cannot be used.
+    private static func furtherDocument(
+        _ value: String, _ secret: [UInt8], _ arguments: ParsedArguments
+    ) throws -> SyncSettings {
+        let (id, path) =
+            value.firstIndex(of: "=").map { (String(value[..<$0]), Optional(String(value[value.index(after: $0)...]))) }
+            ?? (value, nil)
+        guard !id.isEmpty, id.utf8.count <= 255, id.firstControlCharacter == nil else {
+            throw arguments.error(
+                "option '--doc' takes a document ID of 1 to 255 bytes without control characters, then "
+                    + "optionally =SECRETFILE (e.g. --doc chores=chores.secret), not \(value.quoted)")
+        }
+        return SyncSettings(document: id, secret: try path.map(PeerSecret.read) ?? secret)
     }
 
     /// What ``serve(_:store:_:)`` needs besides the replica.
@@ -127,18 +167,21 @@ enum PeerCommand: Command {
         let output: PeerOutput
     }
 
-    /// Serves `replica` (kept in `store`, or in memory when nil) until the prompt ends.
+    /// Serves `replica` (kept in `store`, or in memory when nil) and the documents `more` until the
+    /// prompt ends.
     private static func serve<Replica: SyncReplica>(
-        _ replica: Replica, store: DurableReplica<Entry>?, _ options: Options
+        _ replica: Replica, more: [(SyncSettings, Replica)], store: DurableReplica<Entry>?, _ options: Options
     ) throws -> ExitCode where Replica.Value == Entry {
         let peer: SyncPeer<Replica>
         do {
             peer = try SyncPeer(replica: replica, configuration: options.configuration)
+            // The IDs were checked to differ.
+            for (settings, replica) in more { _ = try peer.addDocument(replica, settings: settings) }
         } catch {
             throw CommandFailure("could not start the peer: \(error)")
         }
         // Within the limits: --name was checked.
-        try? peer.setPresence(Presence(name: options.name))
+        for document in peer.documents { try? document.setPresence(Presence(name: options.name)) }
         let session = PeerSession(name: options.name, peer: peer, store: store, output: options.output)
         if let listen = options.listen {
             do {
@@ -150,7 +193,9 @@ enum PeerCommand: Command {
         } else {
             options.output.result("peer \(options.name) started, not listening (--listen HOST:PORT accepts peers)")
         }
-        for endpoint in options.dials { peer.connect(to: endpoint) }
+        for endpoint in options.dials {
+            for document in peer.documents { try? document.connect(to: endpoint) }
+        }
         return PeerPrompt(session: session, output: options.output).run()
     }
 

@@ -20,6 +20,8 @@ final class PeerOutput: Sendable {
     let name: String
     /// The prompt's row; every write to the terminal while it may be shown happens under this lock.
     private let row = Mutex(Row())
+    /// The document the commands go to, shown in the prompt when the peer syncs several.
+    private let document = Mutex<String?>(nil)
 
     /// Output for the peer called `name`.
     init(name: String) { self.name = name }
@@ -27,8 +29,14 @@ final class PeerOutput: Sendable {
     /// Whether a person types the commands (standard input is a terminal).
     var isInteractive: Bool { Console.inputIsTerminal }
 
-    /// `NAME> `.
-    var prompt: String { "\(name.escapingControlCharacters)> " }
+    /// `NAME> `, or `NAME[DOCUMENT]> ` once ``setDocument(_:)`` named one.
+    var prompt: String {
+        let document = self.document.withLock { $0 }.map { "[\($0.escapingControlCharacters)]" } ?? ""
+        return "\(name.escapingControlCharacters)\(document)> "
+    }
+
+    /// Shows `document` in the prompt from now on (nil: none).
+    func setDocument(_ document: String?) { self.document.withLock { $0 = document } }
 
     /// Shows `NAME> ` and waits for a command, when interactive.
     func showPrompt() {

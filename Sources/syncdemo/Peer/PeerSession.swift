@@ -8,7 +8,7 @@ import Synchronization
 /// The commands of `syncdemo peer` beyond the list commands, for help and suggestions.
 enum PeerHelp {
     /// The words of the peer's own commands, for help and suggestions.
-    static let verbs = ["list", "peers", "connect", "disconnect", "status", "wait", "help", "quit", "exit"]
+    static let verbs = ["list", "peers", "connect", "disconnect", "status", "use", "wait", "help", "quit", "exit"]
 
     /// One line per command, for `help`.
     static let help =
@@ -17,9 +17,11 @@ enum PeerHelp {
                                             select or drag followed by ◂ and their names)
             peers                           show connections: address, how it was found, state, replica;
                                             then who is here: each replica's name, selection and drag
-            connect HOST:PORT               dial a peer and keep the connection open
-            disconnect HOST:PORT            stop dialing a peer and close the connection
+            connect HOST:PORT               dial a peer for this document and keep the connection open
+            disconnect HOST:PORT            stop dialing a peer (for every document) and close the connections
             status                          replica ID, version vector, rows, placeholders, traffic
+            use DOCUMENT                    send the commands that follow to DOCUMENT (--document or --doc)
+            DOCUMENT: COMMAND               run one command on DOCUMENT, e.g. chores: add sweep
             wait [DURATION]                 wait for running drop loads to end, then DURATION more (up to 1h)
                                             (scripts: let peers' changes arrive before the next line)
             help                            show this help
@@ -29,8 +31,8 @@ enum PeerHelp {
             """
 }
 
-/// A running `syncdemo peer`: its ``SyncPeer`` (over a list in memory or a store), and the commands
-/// typed at it.
+/// A running `syncdemo peer`: its ``SyncPeer`` (over lists in memory or a store) with its documents,
+/// and the commands typed at it, each run on the current document (`use`) or the one it names.
 ///
 /// Every method may be called from any thread; drop loads run as tasks and finish on their own.
 final class PeerSession<Replica: SyncReplica>: Sendable where Replica.Value == Entry {
@@ -44,8 +46,12 @@ final class PeerSession<Replica: SyncReplica>: Sendable where Replica.Value == E
 
     /// The peer's name, for `list`.
     let name: String
-    /// The network peer serving the replica.
+    /// The network peer serving the replicas.
     let peer: SyncPeer<Replica>
+    /// The documents the peer syncs, `--document` first, then each `--doc` in order.
+    private let documents: [SyncDocument<Replica>]
+    /// The index in ``documents`` of the one commands go to.
+    private let current = Mutex(0)
     /// The durable store behind the replica, closed by ``finish()``; nil when in memory.
     private let store: DurableReplica<Entry>?
     /// Where announcements go.
@@ -55,43 +61,70 @@ final class PeerSession<Replica: SyncReplica>: Sendable where Replica.Value == E
     /// How many drop loads are running, for ``finishingNote``.
     private let runningLoads = Atomic(0)
 
-    /// A session of `peer`, whose replica is kept in `store` (nil: in memory); announces on `output`
-    /// every change peers bring.
+    /// A session of `peer`'s documents, the first kept in `store` (nil: in memory); announces on
+    /// `output` every change peers bring.
     init(name: String, peer: SyncPeer<Replica>, store: DurableReplica<Entry>?, output: PeerOutput) {
         self.name = name
         self.peer = peer
         self.store = store
         self.output = output
-        let events = peer.changeEvents()
-        Task.detached {
-            var rows = events.initialRows  // the rows before each event, to name those it moves or removes
-            for await event in events {
-                if case .remote(let peers) = event.origin {
-                    let by =
-                        peers.isEmpty ? "a peer" : "replica " + peers.map { "\($0)" }.sorted().joined(separator: ", ")
-                    output.announce(ChangeAnnouncement.line(for: event, before: rows, by: by))
+        documents = peer.documents
+        for document in documents {
+            // Documents are only removed by this session, which removes none.
+            guard let events = try? document.changeEvents() else { continue }
+            let prefix = documents.count > 1 ? "[\(document.settings.documentName)] " : ""
+            Task.detached {
+                var rows = events.initialRows  // the rows before each event, to name those it moves or removes
+                for await event in events {
+                    if case .remote(let peers) = event.origin {
+                        let by =
+                            peers.isEmpty
+                            ? "a peer" : "replica " + peers.map { "\($0)" }.sorted().joined(separator: ", ")
+                        output.announce(prefix + ChangeAnnouncement.line(for: event, before: rows, by: by))
+                    }
+                    event.apply(to: &rows)
                 }
-                event.apply(to: &rows)
             }
         }
     }
 
-    /// Runs the command `words` (the verb first).
+    /// Runs the command `words` (the verb first, or a `DOCUMENT:` word then the verb).
     /// - Throws: ``CommandError`` for a command that cannot run as written (nothing changed), or
     ///   ``StoreError`` when an edit could not be logged.
     func execute(_ words: [String]) throws -> Reply {
-        if let command = try ListCommand.parse(words) { return .lines([try edit(command)]) }
-        if let command = try PresenceCommand.parse(words) { return .lines([try show(command)]) }
+        guard let first = words.first, first.hasSuffix(":"), first.count > 1 else {
+            return try execute(words, on: documents[current.withLock { $0 }])
+        }
+        let document = try self.document(named: String(first.dropLast()))
+        guard words.count > 1 else {
+            throw CommandError("usage: \(first) COMMAND, e.g. \(first) list; or 'use \(first.dropLast())'")
+        }
+        return try execute(Array(words.dropFirst()), on: documents[document])
+    }
+
+    /// Runs the command `words` (the verb first) on `document`.
+    private func execute(_ words: [String], on document: SyncDocument<Replica>) throws -> Reply {
+        if let command = try ListCommand.parse(words) { return .lines([try edit(command, on: document)]) }
+        if let command = try PresenceCommand.parse(words) { return .lines([try show(command, on: document)]) }
         let arguments = Array(words.dropFirst())
         switch words.first {
         case "list":
-            let marks = PresenceCommand.marks(peer.presences.values)
-            return .lines([peer.read { ListDisplay.render([ListDisplay.Column(name: name, list: $0, marks: marks)]) }])
-        case "peers": return .lines(peersReport())
-        case "status": return .lines(statusReport())
+            let marks = PresenceCommand.marks(document.presences.values)
+            let column = label(of: document)
+            return .lines([
+                try document.read { ListDisplay.render([ListDisplay.Column(name: column, list: $0, marks: marks)]) }
+            ])
+        case "peers": return .lines(try peersReport(document))
+        case "status": return .lines(try statusReport(document))
+        case "use":
+            guard arguments.count == 1 else { throw CommandError("usage: use DOCUMENT; the documents: \(names)") }
+            let index = try self.document(named: arguments[0])
+            current.withLock { $0 = index }
+            output.setDocument(documents.count > 1 ? documents[index].settings.documentName : nil)
+            return .lines(["commands go to \(arguments[0].quoted) now"])
         case "connect":
             let endpoint = try Self.endpoint("connect", arguments)
-            peer.connect(to: endpoint)
+            try document.connect(to: endpoint)
             return .lines(["dialing \(endpoint); the connection is kept open and redialed when it drops"])
         case "disconnect":
             let endpoint = try Self.endpoint("disconnect", arguments)
@@ -156,37 +189,55 @@ final class PeerSession<Replica: SyncReplica>: Sendable where Replica.Value == E
         return DataDirectory.explain(error, directory: store.directory)
     }
 
-    /// Applies a list command through the peer (logged before it returns when durable), starts the
-    /// loads a drop left pending, and says what changed.
-    private func edit(_ command: ListCommand) throws -> String {
-        let outcome = try peer.edit { list in try list.run(command) }
-        for load in outcome.loads { finishInBackground(load) }
+    /// The documents' IDs, quoted, for error messages.
+    private var names: String { documents.map(\.settings.documentName.quoted).joined(separator: ", ") }
+
+    /// The index in ``documents`` of the document with the ID `name`.
+    /// - Throws: ``CommandError`` naming the documents when there is none.
+    private func document(named name: String) throws(CommandError) -> Int {
+        guard let index = documents.firstIndex(where: { $0.settings.documentName == name }) else {
+            throw CommandError("no document \(name.quoted) on this peer; the documents: \(names)")
+        }
+        return index
+    }
+
+    /// `phone`, or `phone[chores]` when the peer syncs several documents: the name `list` shows.
+    private func label(of document: SyncDocument<Replica>) -> String {
+        documents.count > 1 ? "\(name)[\(document.settings.documentName)]" : name
+    }
+
+    /// Applies a list command to `document` (logged before it returns when durable), starts the loads a
+    /// drop left pending, and says what changed.
+    private func edit(_ command: ListCommand, on document: SyncDocument<Replica>) throws -> String {
+        let outcome = try document.edit { list in try list.run(command) }
+        for load in outcome.loads { finishInBackground(load, in: document) }
         guard outcome.loads.isEmpty else {
             return "ok: \(counted(outcome.loads.count, "pending placeholder")) inserted; loading…"
         }
         return "ok: \(outcome.change.summary)" + outcome.notes.map { "; \($0)" }.joined()
     }
 
-    /// Changes what this peer shows the others, and says what it shows now.
-    private func show(_ command: PresenceCommand) throws -> String {
-        let current = peer.ownPresence ?? Presence(name: name)
-        let presence = try peer.read { list throws(CommandError) in try command.applied(to: current, in: list) }
-        try peer.setPresence(presence)
+    /// Changes what this peer shows the others of `document`, and says what it shows now.
+    private func show(_ command: PresenceCommand, on document: SyncDocument<Replica>) throws -> String {
+        let current = document.ownPresence ?? Presence(name: name)
+        let presence = try document.read { list in try command.applied(to: current, in: list) }
+        try document.setPresence(presence)
         return command.summary(of: presence)
     }
 
-    /// Loads a dropped item in a task, then commits or withdraws its placeholder and announces it.
-    private func finishInBackground(_ load: DropResult<Entry>.PendingLoad) {
+    /// Loads a dropped item in a task, then commits or withdraws its placeholder in `document` and
+    /// announces it.
+    private func finishInBackground(_ load: DropResult<Entry>.PendingLoad, in document: SyncDocument<Replica>) {
         loads.enter()
         runningLoads.add(1, ordering: .sequentiallyConsistent)
-        Task.detached { [self, peer, output, loads] in
+        Task.detached { [self, output, loads] in
             defer {
                 self.runningLoads.subtract(1, ordering: .sequentiallyConsistent)
                 loads.leave()
             }
             let result = await load.loadValue()
             do {
-                let line = try peer.edit { list in "drop: " + list.land(load.placeholder, with: result).report }
+                let line = try document.edit { list in "drop: " + list.land(load.placeholder, with: result).report }
                 output.announce(line)
             } catch {
                 output.log("drop: the loaded row could not be stored: \(self.describe(error))")
@@ -194,17 +245,18 @@ final class PeerSession<Replica: SyncReplica>: Sendable where Replica.Value == E
         }
     }
 
-    /// `peers`: one line per connection or dialed endpoint, then one per replica present.
-    private func peersReport() -> [String] {
+    /// `peers`: one line per connection or dialed endpoint, then one per replica present in `document`.
+    private func peersReport(_ document: SyncDocument<Replica>) throws -> [String] {
         let connections = peer.connections
         guard !connections.isEmpty else { return ["no peers; 'connect HOST:PORT' dials one"] }
-        return connectionsReport(connections) + presenceReport()
+        return connectionsReport(connections) + (try presenceReport(document))
     }
 
-    /// `here: replica 5e0f…: "laptop" selects "Paris"`, one line per replica present, by replica ID.
-    private func presenceReport() -> [String] {
-        let presences = peer.presences
-        return peer.read { list in
+    /// `here: replica 5e0f…: "laptop" selects "Paris"`, one line per replica present in `document`, by
+    /// replica ID.
+    private func presenceReport(_ document: SyncDocument<Replica>) throws -> [String] {
+        let presences = document.presences
+        return try document.read { list in
             presences.sorted { $0.key < $1.key }.map { replica, presence in
                 "here: replica \(replica): " + PresenceCommand.describe(presence, in: list)
             }
@@ -226,7 +278,8 @@ final class PeerSession<Replica: SyncReplica>: Sendable where Replica.Value == E
             let failure = connection.lastError.map { "; last error \($0.code): \($0)" } ?? ""
             let origin =
                 connection.discoveredAs.map { "found by mDNS (\($0))" } ?? (connection.isDialed ? "dialed" : "accepted")
-            return "\(connection.remote) \(origin), \(state)\(replica)\(failure)"
+            let document = documents.count > 1 ? connection.document.map { " [\($0)]" } ?? "" : ""
+            return "\(connection.remote)\(document) \(origin), \(state)\(replica)\(failure)"
         }
     }
 
@@ -242,26 +295,32 @@ final class PeerSession<Replica: SyncReplica>: Sendable where Replica.Value == E
         }
     }
 
-    /// `status`: identity, storage, version vector, rows, listeners and traffic.
-    private func statusReport() -> [String] {
-        let (replica, vector, rows, pending) = peer.read { list in
+    /// `status`: `document`'s identity, storage, version vector, rows and traffic, then the listeners.
+    private func statusReport(_ document: SyncDocument<Replica>) throws -> [String] {
+        let (replica, vector, rows, pending) = try document.read { list in
             (list.replicaID, list.versionVector, list.count - list.pendingCount, list.pendingCount)
         }
-        let statistics = peer.statistics
-        let live = peer.connections.count { $0.state == .live }
-        return [
+        let statistics = document.statistics
+        let connections = peer.connections.filter {
+            documents.count == 1 || $0.document == document.settings.documentName
+        }
+        let live = connections.count { $0.state == .live }
+        let isFirst = document.settings.document == documents[0].settings.document
+        return (documents.count > 1 ? ["document: \(document.settings.documentName.quoted)"] : []) + [
             "replica: \(replica)",
-            "storage: " + (store.map { "durable in \($0.directory)" } ?? "in memory (gone when this peer exits)"),
+            "storage: "
+                + ((isFirst ? store : nil).map { "durable in \($0.directory)" }
+                    ?? "in memory (gone when this peer exits)"),
             "version vector: \(vector)",
             "rows: \(rows), pending placeholders: \(pending)",
             "sent: \(statistics.bytesSent.formatted()) bytes in \(counted(statistics.changeSetsSent, "change set"))",
             "received: \(statistics.bytesReceived.formatted()) bytes in "
                 + "\(counted(statistics.changeSetsReceived, "change set")) "
                 + "(\(statistics.changeSetsApplied) applied, \(statistics.duplicateChangeSets) already seen)",
-            "peers: \(live) live of \(peer.connections.count)",
+            "peers: \(live) live of \(connections.count)",
         ]
             + listenersReport()
-            + peer.connections.compactMap { connection in
+            + connections.compactMap { connection in
                 connection.lastError.map { "  \(connection.remote): last error \($0.code) \($0)" }
             }
     }
