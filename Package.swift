@@ -18,8 +18,8 @@ let package = Package(
         .target(name: "ListSync", dependencies: ["CListSyncPrefetch"]),
         // A cache prefetch hint, which Swift does not expose (a C header with one inline function).
         .target(name: "CListSyncPrefetch"),
-        // Durable storage of a replica: snapshot + append-only log, crash recovery, compaction.
-        .target(name: "ListSyncStore", dependencies: ["ListSync"]),
+        // Durable storage of a replica: snapshot + append-only log, crash recovery, compaction; a directory of them.
+        .target(name: "ListSyncStore", dependencies: ["ListSync", "ListSyncCrypto"]),
         // The command-line demo.
         .executableTarget(name: "syncdemo", dependencies: ["ListSync", "ListSyncNetwork", "ListSyncStore"]),
         // Hashing, MACs, key derivation, AEAD and OS randomness. Internal module, not a product.

@@ -45,10 +45,8 @@ struct ReplicaDirectory {
     ///   replica never writes (and no identity file), ``StoreError/locked(path:)`` when it is in use.
     /// - Returns: the lock and whether the directory has an identity file.
     func lockAndInspect() throws(StoreError) -> (lock: FileLock, hasIdentity: Bool) {
-        switch try systemStep({ () throws(SystemError) in try FileSystem.kind(of: path) }) {
-        case .missing: try systemStep { () throws(SystemError) in try FileSystem.makeDirectory(path) }
-        case .directory: break
-        case .regularFile, .other: throw .notAReplica(path: path)
+        guard try systemStep({ () throws(SystemError) in try FileSystem.makeDirectoryIfMissing(path) }) else {
+            throw .notAReplica(path: path)
         }
         let names = try systemStep { () throws(SystemError) in try FileSystem.contents(of: path) }
         let hasIdentity = names.contains(IdentityFile.name)

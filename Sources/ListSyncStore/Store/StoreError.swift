@@ -34,6 +34,15 @@ public enum StoreError: Error, Hashable, Sendable {
     case uncertain(SystemError)
     /// The store was closed.
     case closed
+    /// `path` exists but is not a ``DocumentLibrary`` directory: it holds other files and no library
+    /// marker, or it is not a directory.
+    case notALibrary(path: String)
+    /// A document ID that a ``DocumentLibrary`` does not take: empty or longer than 255 bytes of UTF-8.
+    case invalidDocumentID(String)
+    /// The library already holds a document with this ID.
+    case documentExists(String)
+    /// The library holds no document with this ID.
+    case noSuchDocument(String)
     /// The store stopped after an earlier failure (a failed fsync with changes pending, or an
     /// ``uncertain(_:)`` write): reopen the directory to continue from what is on disk.
     case failedEarlier(SystemError)
@@ -61,7 +70,13 @@ extension StoreError: CustomStringConvertible {
             "the device holding \(error.path) reported an I/O error (\(error)): nothing was changed (an edit or merge was not logged and not applied); check the device, then retry"
         case .uncertain(let error):
             "a write to \(error.path) failed and could not be undone (\(error)): the last change may or may not be on disk; the store has stopped, reopen the directory to continue from what is on disk"
-        case .closed: "the store was closed"
+        case .notALibrary(let path):
+            "\(path) is not a ListSync document library (it holds other files, or is not a directory); choose an empty or new directory"
+        case .invalidDocumentID(let id):
+            "a document ID holds 1 to 255 bytes of UTF-8, not \(id.utf8.count)"
+        case .documentExists(let id): "the library already holds a document \"\(id)\""
+        case .noSuchDocument(let id): "the library holds no document \"\(id)\""
+        case .closed: "the store (or document library) was closed"
         case .failedEarlier(let error):
             "the store stopped after an earlier failure (\(error)); reopen the directory to continue from what is on disk"
         }

@@ -78,6 +78,21 @@ enum FileSystem {
         }
     }
 
+    /// Creates directory `path` when nothing is there; false when something other than a directory is.
+    static func makeDirectoryIfMissing(_ path: String) throws(SystemError) -> Bool {
+        switch try kind(of: path) {
+        case .missing: try makeDirectory(path)
+        case .directory: break
+        case .regularFile, .other: return false
+        }
+        return true
+    }
+
+    /// Removes the empty directory `path`.
+    static func removeDirectory(_ path: String) throws(SystemError) {
+        try systemCall("rmdir", path: path) { rmdir(path) }
+    }
+
     /// Makes the directory's entries (creations, renames, removals) durable.
     static func syncDirectory(_ path: String) throws(SystemError) {
         let directory = try FileDescriptor.open(path, flags: O_RDONLY | O_DIRECTORY)
