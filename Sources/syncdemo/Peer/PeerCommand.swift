@@ -16,7 +16,7 @@ enum PeerCommand: Command {
         overview: "One replica as a long-running TCP peer, driven by commands on standard input.",
         usage: "--name <name> [--listen <host:port>] [--connect <host:port>]... [--discover] [--data <dir>]\n"
             + "                     [--secret-file <file>] [--document <id>] [--doc <id>[=<file>]]...\n"
-            + "                     [--recovery strict|salvage] [--compact-at <size>]",
+            + "                     [--library <dir>] [--recovery strict|salvage] [--compact-at <size>]",
         options: [
             Option(
                 name: "name", valueName: "name",
@@ -47,8 +47,9 @@ enum PeerCommand: Command {
             Option(
                 name: "doc", valueName: "id[=file]",
                 help: "One more document to sync on the same port, with the secret in file (default: the\n"
-                    + "first document's secret); kept in memory. 'use ID' sends the commands that follow to\n"
-                    + "it, 'ID: COMMAND' runs one. --discover finds peers of the first document only.",
+                    + "first document's secret); in memory, or with --library in it. 'use ID' sends the\n"
+                    + "commands that follow to it, 'ID: COMMAND' runs one. --discover finds peers of the\n"
+                    + "first document only.",
                 isRepeatable: true),
         ] + DataDirectory.options,
         notes: """
@@ -115,14 +116,24 @@ enum PeerCommand: Command {
         for id in [document] + more.map(\.documentName) where !ids.insert(id).inserted {
             throw arguments.error("the document \(id.quoted) is given twice (--document and --doc name one each)")
         }
-        if arguments.string("data") != nil, !more.isEmpty {
+        let data = arguments.string("data")
+        let libraryPath = arguments.string("library")
+        if data != nil, libraryPath != nil {
+            throw arguments.error("--data keeps one document and --library keeps many; give one of them")
+        }
+        if data != nil, !more.isEmpty {
             throw arguments.error(
-                "--doc documents are kept in memory and --data keeps one document; drop --data, or run one "
-                    + "peer per document with --data")
+                "--data keeps one document; with --doc, keep every document with --library DIR (or drop --data "
+                    + "to keep them in memory)")
         }
         let output = PeerOutput(name: name)
-        let store = try arguments.string("data").map { directory throws(CommandFailure) in
-            try DataDirectory.open(directory, settings)
+        var library: DocumentLibrary<Entry>?
+        var stores: [DurableReplica<Entry>] = []
+        if let data {
+            stores = [try DataDirectory.open(data, settings)]
+        } else if let libraryPath {
+            (library, stores) = try DataDirectory.open(
+                [document] + more.map(\.documentName), inLibrary: libraryPath, settings)
         }
         var configuration = PeerConfiguration(sync: SyncSettings(document: document, secret: secret))
         configuration.reconnectMaximumDelay = .seconds(5)  // a restarted peer is found again within 5 s
@@ -130,14 +141,19 @@ enum PeerCommand: Command {
         let log = PeerLog(output: output)
         configuration.log = { log.write($0) }
         let options = Options(name: name, listen: listen, dials: dials, configuration: configuration, output: output)
-        if let store { return try serve(store, more: [], store: store, options) }
+        if let first = stores.first {
+            // The library stays locked while the peer runs, so no other process changes its documents.
+            return try withExtendedLifetime(library) {
+                try serve(first, more: Array(zip(more, stores.dropFirst())), stores: stores, options)
+            }
+        }
         let replicaID = ReplicaID.random()
         let lists = (0...more.count).map { _ in
             let list = ReplicatedList<Entry>(replicaID: replicaID)
             list.enableUndo()
             return list
         }
-        return try serve(lists[0], more: Array(zip(more, lists.dropFirst())), store: nil, options)
+        return try serve(lists[0], more: Array(zip(more, lists.dropFirst())), stores: [], options)
     }
 
     /// The settings of the document `value` of `--doc` names: `ID` (with the first document's
@@ -167,10 +183,10 @@ enum PeerCommand: Command {
         let output: PeerOutput
     }
 
-    /// Serves `replica` (kept in `store`, or in memory when nil) and the documents `more` until the
-    /// prompt ends.
+    /// Serves `replica` and the documents `more` (kept in `stores`, one each in that order, or in memory
+    /// when empty) until the prompt ends.
     private static func serve<Replica: SyncReplica>(
-        _ replica: Replica, more: [(SyncSettings, Replica)], store: DurableReplica<Entry>?, _ options: Options
+        _ replica: Replica, more: [(SyncSettings, Replica)], stores: [DurableReplica<Entry>], _ options: Options
     ) throws -> ExitCode where Replica.Value == Entry {
         let peer: SyncPeer<Replica>
         do {
@@ -182,7 +198,7 @@ enum PeerCommand: Command {
         }
         // Within the limits: --name was checked.
         for document in peer.documents { try? document.setPresence(Presence(name: options.name)) }
-        let session = PeerSession(name: options.name, peer: peer, store: store, output: options.output)
+        let session = PeerSession(name: options.name, peer: peer, stores: stores, output: options.output)
         if let listen = options.listen {
             do {
                 options.output.result("peer \(options.name) listening on \(try peer.listen(on: listen))")

@@ -31,7 +31,7 @@ enum PeerHelp {
             """
 }
 
-/// A running `syncdemo peer`: its ``SyncPeer`` (over lists in memory or a store) with its documents,
+/// A running `syncdemo peer`: its ``SyncPeer`` (over lists in memory or stores) with its documents,
 /// and the commands typed at it, each run on the current document (`use`) or the one it names.
 ///
 /// Every method may be called from any thread; drop loads run as tasks and finish on their own.
@@ -52,8 +52,9 @@ final class PeerSession<Replica: SyncReplica>: Sendable where Replica.Value == E
     private let documents: [SyncDocument<Replica>]
     /// The index in ``documents`` of the one commands go to.
     private let current = Mutex(0)
-    /// The durable store behind the replica, closed by ``finish()``; nil when in memory.
-    private let store: DurableReplica<Entry>?
+    /// The durable store behind each document's replica, in the order of ``documents``, closed by
+    /// ``finish()``; empty when in memory.
+    private let stores: [DurableReplica<Entry>]
     /// Where announcements go.
     private let output: PeerOutput
     /// The drop loads still running.
@@ -61,12 +62,12 @@ final class PeerSession<Replica: SyncReplica>: Sendable where Replica.Value == E
     /// How many drop loads are running, for ``finishingNote``.
     private let runningLoads = Atomic(0)
 
-    /// A session of `peer`'s documents, the first kept in `store` (nil: in memory); announces on
-    /// `output` every change peers bring.
-    init(name: String, peer: SyncPeer<Replica>, store: DurableReplica<Entry>?, output: PeerOutput) {
+    /// A session of `peer`'s documents, kept in `stores` (one per document, in the peer's order; none:
+    /// in memory); announces on `output` every change peers bring.
+    init(name: String, peer: SyncPeer<Replica>, stores: [DurableReplica<Entry>], output: PeerOutput) {
         self.name = name
         self.peer = peer
-        self.store = store
+        self.stores = stores
         self.output = output
         documents = peer.documents
         for document in documents {
@@ -165,28 +166,37 @@ final class PeerSession<Replica: SyncReplica>: Sendable where Replica.Value == E
         let steps = [
             running > 0 ? "waiting for \(counted(running, "drop load")) to end" : nil,
             connections > 0 ? "closing \(counted(connections, "connection"))" : nil,
-            store.map { "saving a snapshot of \($0.directory)" },
+            stores.isEmpty ? nil : "saving a snapshot of " + stores.map(\.directory).joined(separator: ", "),
         ].compactMap { $0 }
         return "quitting: " + (steps.isEmpty ? "nothing to wait for" : steps.joined(separator: ", then "))
     }
 
-    /// Waits for running loads, stops the peer (closing its connections), compacts the store (so the next
-    /// start loads a snapshot instead of replaying the log) and closes it.
-    /// - Throws: ``StoreError`` when the store cannot be compacted or closed cleanly (its data is safe
-    ///   either way: compaction replaces the log only once the snapshot is durable).
+    /// Waits for running loads, stops the peer (closing its connections), compacts each store (so the
+    /// next start loads a snapshot instead of replaying the log) and closes it.
+    /// - Throws: the first ``StoreError`` of a store that could not be compacted or closed cleanly, after
+    ///   trying every store (its data is safe either way: compaction replaces the log only once the
+    ///   snapshot is durable).
     func finish() throws {
         loads.wait()
         peer.stop()
-        guard let store else { return }
-        let compacted = Result { () throws(StoreError) in try store.compact() }
-        try store.close()
-        try compacted.get()
+        var failure: StoreError?
+        for store in stores {
+            do throws(StoreError) {
+                let compacted = Result { () throws(StoreError) in try store.compact() }
+                try store.close()
+                try compacted.get()
+            } catch {
+                failure = failure ?? error
+            }
+        }
+        if let failure { throw failure }
     }
 
     /// The message for `error` of a command or of closing: a store error worded for this command's options.
     func describe(_ error: any Error) -> String {
-        guard let error = error as? StoreError, let store else { return "\(error)" }
-        return DataDirectory.explain(error, directory: store.directory)
+        let current = current.withLock { $0 }
+        guard let error = error as? StoreError, current < stores.count else { return "\(error)" }
+        return DataDirectory.explain(error, directory: stores[current].directory)
     }
 
     /// The documents' IDs, quoted, for error messages.
@@ -305,11 +315,11 @@ final class PeerSession<Replica: SyncReplica>: Sendable where Replica.Value == E
             documents.count == 1 || $0.document == document.settings.documentName
         }
         let live = connections.count { $0.state == .live }
-        let isFirst = document.settings.document == documents[0].settings.document
+        let store = zip(documents, stores).first { $0.0.settings.document == document.settings.document }?.1
         return (documents.count > 1 ? ["document: \(document.settings.documentName.quoted)"] : []) + [
             "replica: \(replica)",
             "storage: "
-                + ((isFirst ? store : nil).map { "durable in \($0.directory)" }
+                + (store.map { "durable in \($0.directory)" }
                     ?? "in memory (gone when this peer exits)"),
             "version vector: \(vector)",
             "rows: \(rows), pending placeholders: \(pending)",
