@@ -29,20 +29,37 @@ struct DiscoveryTagTests {
     }
 
     @Test func advertisementRoundTripsThroughItsTXTRecord() throws {
-        let advertisement = PeerAdvertisement(versions: 5...7, tag: Self.groceries)
+        let advertisement = PeerAdvertisement(versions: 5...7, tags: [Self.groceries])
         let strings = advertisement.txtRecord.strings
         #expect(strings == ["txtvers=1", "versions=5-7", "tag=\(DNSPackets.groceriesTag)"].map { Array($0.utf8) })
         #expect(
             try PeerAdvertisement(txtRecord: TXTRecord(strings: strings + [Array("future=x".utf8)])) == advertisement)
     }
 
+    /// A peer of several documents lists the others' tags in `tags=`, at most 14 of them (one TXT string
+    /// holds 255 bytes), and advertises the versions from the lowest it holds one to to the highest.
+    @Test func anAdvertisementOfSeveralDocumentsListsTheirTags() throws {
+        let documents = (0..<20).map { index in
+            SyncSettings(
+                document: "list \(index)", secret: SyncSettings.test.secret, versions: index == 3 ? 5...6 : 6...7)
+        }
+        let advertisement = PeerAdvertisement(documents: documents)
+        #expect(advertisement.tags == documents.prefix(15).map(DiscoveryTag.init(settings:)))
+        #expect(advertisement.versions == 5...7)
+        let strings = advertisement.txtRecord.strings
+        let others = documents[1..<15].map { DiscoveryTag(settings: $0).description }.joined(separator: ",")
+        #expect(strings.last == Array("tags=\(others)".utf8) && strings.allSatisfy { $0.count <= 255 })
+        #expect(try PeerAdvertisement(txtRecord: TXTRecord(strings: strings)) == advertisement)
+        #expect(PeerAdvertisement(documents: documents.prefix(1)).txtRecord.strings.count == 3)
+    }
+
     /// A peer advertises the versions it holds its document to, not all it could speak: a peer held at
     /// 5...6 (to dial earlier releases) says so.
     @Test func theAdvertisementFollowsTheDocumentsVersions() {
         let held = SyncSettings(document: "groceries", secret: SyncSettings.test.secret, versions: 5...6)
-        let expected = PeerAdvertisement(versions: 5...6, tag: DiscoveryTag(settings: held))
-        #expect(PeerAdvertisement(settings: held) == expected)
-        #expect(PeerAdvertisement(settings: .test).versions == SyncProtocol.versions)
+        let expected = PeerAdvertisement(versions: 5...6, tags: [DiscoveryTag(settings: held)])
+        #expect(PeerAdvertisement(documents: [held]) == expected)
+        #expect(PeerAdvertisement(documents: [.test]).versions == SyncProtocol.versions)
     }
 
     @Test(arguments: [
@@ -57,6 +74,20 @@ struct DiscoveryTagTests {
         (["txtvers=1", "versions=5-6-7", "tag=362115e05088e067"], .malformedValue(key: "versions")),
         (["txtvers=1", "versions=5-5"], .missingKey("tag")),
         (["txtvers=1", "versions=5-5", "tag=groceries"], .malformedValue(key: "tag")),
+        (["txtvers=1", "versions=5-5", "tag=362115e05088e067", "tags"], .malformedValue(key: "tags")),
+        (["txtvers=1", "versions=5-5", "tag=362115e05088e067", "tags="], .malformedValue(key: "tags")),
+        (
+            ["txtvers=1", "versions=5-5", "tag=362115e05088e067", "tags=362115e05088e067,"],
+            .malformedValue(key: "tags")
+        ),
+        (["txtvers=1", "versions=5-5", "tag=362115e05088e067", "tags=362115e05088e06"], .malformedValue(key: "tags")),
+        (
+            [
+                "txtvers=1", "versions=5-5", "tag=362115e05088e067",
+                "tags=" + Array(repeating: "362115e05088e067", count: 15).joined(separator: ","),
+            ],
+            .malformedValue(key: "tags")
+        ),
     ])
     func malformedAdvertisementsAreRefused(strings: [String], expected: PeerAdvertisementError) {
         #expect(throws: expected) {

@@ -13,7 +13,8 @@
     struct MDNSInteropTests {
         /// The advertisement both sides use: the document `groceries`.
         static let advertisement = PeerAdvertisement(
-            versions: 5...5, tag: DiscoveryTag(document: Array("groceries".utf8), secret: DNSPackets.groceriesSecret))
+            versions: 5...5, tags: [DiscoveryTag(document: Array("groceries".utf8), secret: DNSPackets.groceriesSecret)]
+        )
 
         @Test func avahiSeesOurAdvertisementAndWeFindAvahisAndItsGoodbye() throws {
             let namespace = AvahiNamespace()
@@ -33,7 +34,7 @@
             defer { runner.stop() }
 
             // avahi resolves our instance: host, address, port and TXT.
-            let tag = Self.advertisement.tag.description
+            let tag = Self.advertisement.tags[0].description
             var seen = ""
             try namespace.waitFor("avahi-browse resolving our instance", timeout: 15) {
                 seen =

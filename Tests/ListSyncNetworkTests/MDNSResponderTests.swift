@@ -146,6 +146,30 @@ struct MDNSResponderTests {
         #expect(responder.receive(Self.query(name, .srv), now: Self.milliseconds(3000)).isEmpty)
     }
 
+    /// A new TXT record (the peer's documents changed) is announced again, twice, 1 s apart (RFC 6762
+    /// section 8.4); the same record again changes nothing, and one given while probing is the one
+    /// announced.
+    @Test func aNewTXTRecordIsAnnouncedAgainTwice() throws {
+        var responder = try Self.running()
+        let changed = try TXTRecord([TXTRecord.Entry(key: "tags", value: Array("0123456789abcdef".utf8))])
+        responder.update(txtRecord: changed, now: Self.milliseconds(5000))
+        #expect(responder.phase == .announcing(sent: 0) && responder.nextDeadline == Self.milliseconds(5000))
+        let first = responder.poll(now: Self.milliseconds(5000))
+        #expect(first.count == 1 && first[0].answers.contains { $0.data == .txt(changed.strings) && $0.cacheFlush })
+        #expect(responder.poll(now: Self.milliseconds(5500)).isEmpty)
+        #expect(responder.poll(now: Self.milliseconds(6000)).count == 1)
+        #expect(responder.phase == .running && responder.nextDeadline == nil)
+        responder.update(txtRecord: changed, now: Self.milliseconds(7000))
+        #expect(responder.nextDeadline == nil)
+
+        var probing = MDNSResponder(instance: try ServiceRecordsTests.kitchen(), now: .zero)
+        _ = probing.poll(now: .zero)
+        probing.update(txtRecord: changed, now: Self.milliseconds(100))
+        #expect(probing.phase == .probing(sent: 1) && probing.nextDeadline == Self.milliseconds(250))
+        for time in [250, 500, 750] { _ = probing.poll(now: Self.milliseconds(time)) }
+        #expect(probing.instance.records.contains { $0.data == .txt(changed.strings) })
+    }
+
     @Test func stopSaysGoodbyeWithTTL0OnlyAfterAnnouncing() throws {
         var responder = try Self.running()
         let goodbye = try #require(responder.stop().first)

@@ -52,7 +52,7 @@ struct ServiceBrowserTests {
         #expect(found == [.found(DiscoveredService(instance: kitchen))])
         let advertisement = try #require(DiscoveredService(instance: kitchen).advertisement)
         #expect(advertisement.versions == 5...5)
-        #expect(advertisement.tag.description == DNSPackets.groceriesTag)
+        #expect(advertisement.tags[0].description == DNSPackets.groceriesTag)
         // The same announcement again changes nothing; a new port is an update.
         #expect(browser.receive(kitchen.announcement, now: .seconds(2)).isEmpty)
         let moved = try ServiceRecordsTests.kitchen(port: 7100)

@@ -13,7 +13,7 @@ struct ServiceRecordsTests {
         let tag = DiscoveryTag(document: Array("groceries".utf8), secret: DNSPackets.groceriesSecret)
         return try ServiceInstance(
             name: "Kitchen iPad", host: host, port: port, ipv4Addresses: [IPv4Address(192, 168, 1, 20)],
-            ipv6Addresses: [address6], txtRecord: PeerAdvertisement(versions: 5...5, tag: tag).txtRecord)
+            ipv6Addresses: [address6], txtRecord: PeerAdvertisement(versions: 5...5, tags: [tag]).txtRecord)
     }
 
     @Test func anInstanceHasPTRSRVTXTAndAddressRecords() throws {
@@ -66,7 +66,7 @@ struct ServiceRecordsTests {
         let advertisement = try PeerAdvertisement(txtRecord: try #require(found.first).txtRecord)
         #expect(advertisement.versions == 5...5)
         let settings = SyncSettings(document: "groceries", secret: DNSPackets.groceriesSecret)
-        #expect(advertisement.tag == DiscoveryTag(settings: settings))
+        #expect(advertisement.tags == [DiscoveryTag(settings: settings)])
     }
 
     @Test func avahisAnnouncementHoldsItsPeerAndItsGoodbyeWithdrawsIt() throws {
@@ -74,7 +74,7 @@ struct ServiceRecordsTests {
         let address6 = try #require(IPv6Address(bytes: DNSPackets.bytes(hex: "fe80000000000000300083fffea4465d")))
         let pantry = try ServiceInstance(
             name: "Pantry Mac", host: DNSName("avahins1.local"), port: 7001, ipv4Addresses: [IPv4Address(10, 77, 0, 1)],
-            ipv6Addresses: [address6], txtRecord: PeerAdvertisement(versions: 5...5, tag: tag).txtRecord)
+            ipv6Addresses: [address6], txtRecord: PeerAdvertisement(versions: 5...5, tags: [tag]).txtRecord)
         let announcement = try DNSMessage(decoding: DNSPackets.avahiAnnouncement)
         #expect(ServiceInstance.instances(in: announcement.answers) == [pantry])
         let goodbye = try DNSMessage(decoding: DNSPackets.avahiGoodbye)

@@ -72,5 +72,36 @@
                 #expect(peer.statistics.connectionsAuthenticated == 1)
             }
         }
+
+        /// A document added while discovery runs is advertised at once (the TXT record announced
+        /// again) and its peers found: Alpha dials Beta for it as for the first; once Beta removes it,
+        /// the first document's connection stays.
+        @Test func aDocumentAddedLaterIsFoundTooAndRemovingItKeepsTheOthers() throws {
+            let namespace = AvahiNamespace()
+            defer { namespace.tearDown() }
+            try namespace.setUp(avahi: false)
+            let logs = (0..<2).map { _ in LogRecorder() }
+            let alpha = try Self.start(1, name: "Alpha", settings: .test, logs[0], in: namespace)
+            defer { alpha.stop() }
+            let beta = try Self.start(2, name: "Beta", settings: .test, logs[1], in: namespace)
+            defer { beta.stop() }
+            let first = waitUntil(.seconds(15)) { alpha.liveConnectionCount == 1 && beta.liveConnectionCount == 1 }
+            let chores = SyncSettings(document: "chores", secret: Array("the chores list's own secret".utf8))
+            let alphaChores = try alpha.addDocument(ReplicatedList(replicaID: ReplicaID(1)), settings: chores)
+            try alphaChores.edit { $0.append("sweep") }
+            let betaChores = try beta.addDocument(ReplicatedList(replicaID: ReplicaID(2)), settings: chores)
+            let synced = waitUntil(.seconds(15)) {
+                (try? betaChores.read { $0.map(\.value) }) == ["sweep"] && betaChores.liveConnectionCount == 1
+            }
+            for (name, log) in zip(["alpha", "beta"], logs) {
+                print("\(name):\n  " + log.lines.joined(separator: "\n  "))
+            }
+            #expect(first && synced)
+            #expect(logs[0].contains("found by mDNS: \"Beta\" at 10.77.0.2:"))
+            #expect(alpha.connections.filter(\.isDialed).compactMap(\.document).sorted() == ["chores", "groceries"])
+            beta.removeDocument(betaChores)
+            #expect(waitUntil(.seconds(5)) { alphaChores.liveConnectionCount == 0 })
+            #expect(alpha.liveConnectionCount == 1 && beta.liveConnectionCount == 1)
+        }
     }
 #endif

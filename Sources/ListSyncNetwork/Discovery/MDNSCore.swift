@@ -64,6 +64,9 @@ struct MDNSCore: Sendable {
         return output
     }
 
+    /// Advertises `txtRecord` from now on (announced again at the next ``poll(now:)``), when advertising.
+    mutating func update(txtRecord: TXTRecord, now: Duration) { responder?.update(txtRecord: txtRecord, now: now) }
+
     /// Stops advertising: the goodbye to multicast (empty when nothing was announced).
     mutating func stop() -> [DNSMessage] { responder?.stop() ?? [] }
 }

@@ -9,6 +9,7 @@ extension PeerLoop {
         defer { nextDocumentNumber += 1 }
         node.tickPresence(now: now)
         nodes[nextDocumentNumber] = node
+        discoveryDocumentsChanged(now: now)
         return nextDocumentNumber
     }
 
@@ -22,6 +23,7 @@ extension PeerLoop {
         nodes[number] = nil
         node.changeFeed.finish()
         node.presenceFeed.finish()
+        discoveryDocumentsChanged(now: now)
         log("stopped syncing \"\(node.settings.documentName)\"")
         return node
     }

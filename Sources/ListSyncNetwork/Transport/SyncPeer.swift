@@ -102,7 +102,8 @@ public final class SyncPeer<Replica: SyncReplica>: Sendable {
     /// secret). An accepted connection goes to the document its HELLO names (Protocol.md section 2.4);
     /// dial peers for it with ``SyncDocument/connect(to:)``.
     ///
-    /// Discovery (``PeerConfiguration/discovery``) advertises and dials the first document only.
+    /// With discovery on (``PeerConfiguration/discovery``), the document's tag is advertised at once and
+    /// its peers found are dialed (the first 15 documents are advertised).
     /// - Throws: ``SyncPeerError/documentAlreadySynced(_:)`` when this peer already syncs a document
     ///   with that ID (two of them could not be told apart by a peer naming the document in clear).
     public func addDocument(

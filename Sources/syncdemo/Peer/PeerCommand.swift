@@ -48,8 +48,7 @@ enum PeerCommand: Command {
                 name: "doc", valueName: "id[=file]",
                 help: "One more document to sync on the same port, with the secret in file (default: the\n"
                     + "first document's secret); in memory, or with --library in it. 'use ID' sends the\n"
-                    + "commands that follow to it, 'ID: COMMAND' runs one. --discover finds peers of the\n"
-                    + "first document only.",
+                    + "commands that follow to it, 'ID: COMMAND' runs one. --discover finds its peers too.",
                 isRepeatable: true),
         ] + DataDirectory.options,
         notes: """

@@ -92,6 +92,14 @@ final class MDNSRunner: Sendable {
         state.withLock { ($0.core.malformedPackets, $0.core.ignoredPackets) }
     }
 
+    /// Advertises `txtRecord` from now on, announced again at once, when advertising.
+    func update(txtRecord: TXTRecord) {
+        state.withLock { state in
+            state.core.update(txtRecord: txtRecord, now: now)
+            state.wakePipe.wake()
+        }
+    }
+
     /// Says goodbye, closes the sockets and ends the thread, waiting at most `timeout` for it. Returns
     /// whether the thread ended in time. Later calls return at once.
     @discardableResult

@@ -1,52 +1,89 @@
-/// Decides which discovered ListSync services a peer dials: a pure function of the browser's events and
-/// of the peer's own instance name, tag and versions (no sockets, no clock), so that the rules are tested
-/// without a network.
+/// Decides which discovered ListSync services a peer dials, and for which of its documents: a pure
+/// function of the browser's events, of the peer's own instance name and of its documents' tags and
+/// versions (no sockets, no clock), so that the rules are tested without a network.
 ///
-/// A service is dialed when it is not this peer's own instance, its advertisement carries this peer's
-/// tag (the same document and secret), its protocol versions overlap this peer's, it has an address
-/// (IPv4 first), and this peer's instance name sorts before its name, bytewise in UTF-8 (one connection
-/// per pair: the lower name dials, the other only accepts). A lost service's dial target is forgotten.
+/// A service is dialed for a document when it is not this peer's own instance, its advertisement carries
+/// the document's tag (the same document and secret), its protocol versions overlap the document's, it
+/// has an address (IPv4 first), and this peer's instance name sorts before its name, bytewise in UTF-8
+/// (one connection per pair and document: the lower name dials, the other only accepts). A lost
+/// service's dials are forgotten; when the peer's documents change, every known service is decided again.
 struct DiscoveryDialer: Sendable {
-    /// What to do about one discovered instance.
+    /// What to do about one discovered instance and one document.
     enum Decision: Hashable, Sendable {
-        /// Keep `endpoint` connected, found as the instance `name`.
-        case dial(name: String, endpoint: Endpoint)
-        /// Stop dialing `endpoint`, the former target of the instance `name`.
-        case forget(name: String, endpoint: Endpoint)
+        /// Keep `endpoint` connected for `document`, found as the instance `name`.
+        case dial(name: String, endpoint: Endpoint, document: Int)
+        /// Stop dialing `endpoint` for `document`, the former target of the instance `name`.
+        case forget(name: String, endpoint: Endpoint, document: Int)
     }
 
-    /// This peer's tag.
-    let tag: DiscoveryTag
-    /// The protocol versions this peer speaks.
-    let versions: ClosedRange<UInt64>
-    /// This peer's instance name as currently advertised (a conflict may rename it).
-    var ownName: String
-    /// The endpoint dialed for each instance name.
-    private(set) var targets: [String: Endpoint] = [:]
+    /// What the dialer looks for in services for one of the peer's documents.
+    struct Document: Hashable, Sendable {
+        /// The document's tag.
+        let tag: DiscoveryTag
+        /// The protocol versions the peer holds it to.
+        let versions: ClosedRange<UInt64>
 
-    /// A dialer for a peer advertising `ownName` with `tag` and `versions`.
-    init(ownName: String, tag: DiscoveryTag, versions: ClosedRange<UInt64> = SyncProtocol.versions) {
-        self.ownName = ownName
-        self.tag = tag
-        self.versions = versions
-    }
+        /// What to look for for the document of `settings`.
+        init(settings: SyncSettings) { self.init(tag: DiscoveryTag(settings: settings), versions: settings.versions) }
 
-    /// What `event` changes: a new target to dial, an old one to forget, both, or nothing.
-    mutating func handle(_ event: BrowserEvent) -> [Decision] {
-        switch event {
-        case .found(let service), .updated(let service):
-            let name = service.instance.name
-            let dials = isPeer(service) && Array(ownName.utf8).lexicographicallyPrecedes(name.utf8)
-            return retarget(name, to: dials ? Self.endpoint(of: service) : nil)
-        case .lost(let service):
-            return retarget(service.instance.name, to: nil)
+        /// What to look for for a document of `tag` held to `versions`.
+        init(tag: DiscoveryTag, versions: ClosedRange<UInt64> = SyncProtocol.versions) {
+            self.tag = tag
+            self.versions = versions
         }
     }
 
-    /// Whether `service` is another peer of this document that speaks a version this peer speaks.
-    func isPeer(_ service: DiscoveredService) -> Bool {
-        guard service.instance.name != ownName, let advertisement = service.advertisement else { return false }
-        return advertisement.tag == tag && advertisement.versions.overlaps(versions)
+    /// Where one instance is dialed.
+    struct Target: Hashable, Sendable {
+        /// Its endpoint.
+        let endpoint: Endpoint
+        /// The numbers of the documents dialed there.
+        let documents: Set<Int>
+    }
+
+    /// This peer's documents, by number.
+    private(set) var documents: [Int: Document]
+    /// This peer's instance name as currently advertised (a conflict may rename it).
+    var ownName: String
+    /// Where each instance name is dialed.
+    private(set) var targets: [String: Target] = [:]
+    /// Each instance found and not lost since, as last seen, to decide again when the documents change.
+    /// Bounded as the browser's cache is.
+    private var services: [String: DiscoveredService] = [:]
+
+    /// A dialer for a peer advertising `ownName` for `documents`, by number.
+    init(ownName: String, documents: [Int: Document]) {
+        self.ownName = ownName
+        self.documents = documents
+    }
+
+    /// What `event` changes: new dials, old ones to forget, both, or nothing.
+    mutating func handle(_ event: BrowserEvent) -> [Decision] {
+        switch event {
+        case .found(let service), .updated(let service):
+            services[service.instance.name] = service
+            return retarget(service.instance.name)
+        case .lost(let service):
+            services[service.instance.name] = nil
+            return retarget(service.instance.name)
+        }
+    }
+
+    /// Looks for `documents` from now on, and says what that changes for the services known.
+    mutating func setDocuments(_ documents: [Int: Document]) -> [Decision] {
+        self.documents = documents
+        return services.keys.sorted().flatMap { retarget($0) }
+    }
+
+    /// The numbers of this peer's documents that `service` is another peer of, speaking a version this
+    /// peer holds the document to.
+    func sharedDocuments(with service: DiscoveredService) -> Set<Int> {
+        guard service.instance.name != ownName, let advertisement = service.advertisement else { return [] }
+        return Set(
+            documents.filter {
+                advertisement.tags.contains($0.value.tag) && advertisement.versions.overlaps($0.value.versions)
+            }
+            .keys)
     }
 
     /// The endpoint to dial for `service`: its first IPv4 address, else its first IPv6 address that is
@@ -58,12 +95,28 @@ struct DiscoveryDialer: Sendable {
         return Endpoint(host: "\(address)", port: instance.port)
     }
 
-    /// Sets the target of `name` to `endpoint`, returning the decisions that change it.
-    private mutating func retarget(_ name: String, to endpoint: Endpoint?) -> [Decision] {
+    /// Decides `name` again, returning the decisions that change its target.
+    private mutating func retarget(_ name: String) -> [Decision] {
         let old = targets[name]
-        guard old != endpoint else { return [] }
-        targets[name] = endpoint
-        return (old.map { [.forget(name: name, endpoint: $0)] } ?? [])
-            + (endpoint.map { [.dial(name: name, endpoint: $0)] } ?? [])
+        let new = services[name].flatMap { service -> Target? in
+            guard Array(ownName.utf8).lexicographicallyPrecedes(name.utf8), let endpoint = Self.endpoint(of: service)
+            else { return nil }
+            let shared = sharedDocuments(with: service)
+            return shared.isEmpty ? nil : Target(endpoint: endpoint, documents: shared)
+        }
+        guard old != new else { return [] }
+        targets[name] = new
+        let kept = old?.endpoint == new?.endpoint ? (old?.documents ?? []).intersection(new?.documents ?? []) : []
+        let forgotten = old.map { old in
+            old.documents.subtracting(kept).sorted().map {
+                Decision.forget(name: name, endpoint: old.endpoint, document: $0)
+            }
+        }
+        let dialed = new.map { new in
+            new.documents.subtracting(kept).sorted().map {
+                Decision.dial(name: name, endpoint: new.endpoint, document: $0)
+            }
+        }
+        return (forgotten ?? []) + (dialed ?? [])
     }
 }

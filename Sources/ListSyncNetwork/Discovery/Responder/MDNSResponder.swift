@@ -21,6 +21,8 @@
 ///   a known answer with at least half our TTL left is left out (section 7.1); a record multicast less than
 ///   a second ago (250 ms for a probe) is not sent again (section 6.2). Queries are answered at once, without the 20-120 ms delay
 ///   section 6 advises for shared records, and the QU bit gets a multicast reply (which 5.4 allows).
+/// - Updating (section 8.4): a new TXT record is announced again, twice, 1 s apart (with the cache-flush
+///   bit, so browsers replace the old one); during probing it is simply the one announced.
 /// - Stopping (section 10.1): one message with every record at TTL 0.
 struct MDNSResponder: Sendable {
     /// Delay between probes (RFC 6762 section 8.1).
@@ -120,6 +122,21 @@ struct MDNSResponder: Sendable {
             return answer(message, now: now).map { [$0] } ?? []
         case .stopped:
             return []
+        }
+    }
+
+    /// Advertises `txtRecord` from now on: once the instance was announced, announces it again from `now`
+    /// (RFC 6762 section 8.4). Does nothing when the record is the same or the responder stopped.
+    mutating func update(txtRecord: TXTRecord, now: Duration) {
+        guard txtRecord != instance.txtRecord, phase != .stopped else { return }
+        instance.txtRecord = txtRecord
+        lastMulticast = [:]
+        switch phase {
+        case .announcing, .running:
+            phase = .announcing(sent: 0)
+            nextDeadline = now
+        case .probing, .stopped:
+            break
         }
     }
 

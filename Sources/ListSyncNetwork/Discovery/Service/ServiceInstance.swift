@@ -21,7 +21,7 @@ struct ServiceInstance: Hashable, Sendable {
     /// The host's IPv6 addresses.
     let ipv6Addresses: [IPv6Address]
     /// The instance's attributes.
-    let txtRecord: TXTRecord
+    var txtRecord: TXTRecord
 
     /// The instance `name` of `serviceType` in `domain`, at `host`:`port`.
     /// - Throws: ``DNSNameError`` for an empty `name`, one over 63 bytes, or a full name over 255 bytes.
