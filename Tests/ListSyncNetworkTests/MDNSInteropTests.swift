@@ -11,10 +11,12 @@
         .serialized,
         .enabled(if: AvahiNamespace.missingRequirement == nil, "\(AvahiNamespace.missingRequirement ?? "")"))
     struct MDNSInteropTests {
-        /// The advertisement both sides use: the document `groceries`.
+        /// The advertisement both sides use: the documents `groceries` and `chores`.
         static let advertisement = PeerAdvertisement(
-            versions: 5...5, tags: [DiscoveryTag(document: Array("groceries".utf8), secret: DNSPackets.groceriesSecret)]
-        )
+            versions: 5...5,
+            tags: ["groceries", "chores"].map {
+                DiscoveryTag(document: Array($0.utf8), secret: DNSPackets.groceriesSecret)
+            })
 
         @Test func avahiSeesOurAdvertisementAndWeFindAvahisAndItsGoodbye() throws {
             let namespace = AvahiNamespace()
@@ -35,6 +37,7 @@
 
             // avahi resolves our instance: host, address, port and TXT.
             let tag = Self.advertisement.tags[0].description
+            let tags = Self.advertisement.tags[1].description
             var seen = ""
             try namespace.waitFor("avahi-browse resolving our instance", timeout: 15) {
                 seen =
@@ -48,14 +51,15 @@
                 seen.split(separator: "\n").first { $0.hasPrefix("=") && $0.contains(";7123;") })
             #expect(resolved.contains(";lsinterop.local;10.77.0.2;7123;"))
             #expect(
-                resolved.contains("\"tag=\(tag)\"") && resolved.contains("\"versions=5-5\"")
+                resolved.contains("\"tag=\(tag)\"") && resolved.contains("\"tags=\(tags)\"")
+                    && resolved.contains("\"versions=5-5\"")
                     && resolved.contains("\"txtvers=1\""))
 
             // We find avahi's instance, with its address, port and TXT.
             try namespace.start([
                 "ip", "netns", "exec", namespace.avahiSide, "avahi-publish", "-s", "Pantry Mac", "_listsync._tcp",
                 "7001",
-                "txtvers=1", "versions=5-5", "tag=\(tag)",
+                "txtvers=1", "versions=5-5", "tag=\(tag)", "tags=\(tags)",
             ])
             try namespace.waitFor("our browser finding avahi's instance", timeout: 15) {
                 runner.services.contains { $0.instance.name == "Pantry Mac" }
