@@ -72,6 +72,7 @@ int *darwin___error(void) DARWIN_NAME("__error()");
 #define ETIMEDOUT 60
 #define ECONNREFUSED 61
 #define EHOSTUNREACH 65
+#define ENOTEMPTY 66
 #define EDQUOT 69
 #define ENOSYS 78
 #define ECANCELED 89
@@ -92,6 +93,7 @@ int darwin_pipe(int[2]) DARWIN_NAME("pipe(_:)");
 int darwin_fsync(int) DARWIN_NAME("fsync(_:)");
 int darwin_ftruncate(int, darwin_off_t) DARWIN_NAME("ftruncate(_:_:)");
 int darwin_unlink(const char *) DARWIN_NAME("unlink(_:)");
+int darwin_rmdir(const char *) DARWIN_NAME("rmdir(_:)");
 int darwin_usleep(darwin_useconds_t) DARWIN_NAME("usleep(_:)");
 
 // <fcntl.h>, <sys/fcntl.h> (open and fcntl are variadic: see Darwin.swift)
