@@ -101,6 +101,12 @@ struct DocumentLibraryTests {
         #expect(unreadable.first { $0.path == choresPath }?.reason == "a document whose ID file is missing or damaged")
         #expect(unreadable.first { $0.path.hasSuffix("notes.txt") }?.reason == "not written by the library")
         #expect(throws: StoreError.notAReplica(path: path + "/" + garden)) { try library.delete("garden") }
+        // Nor one holding a damaged file that salvage set aside.
+        let groceries = try #require(try Self.documentName(of: "groceries", in: path))
+        let damaged = path + "/" + groceries + "/store/snapshot.damaged-1"
+        try Data("unreadable".utf8).write(to: URL(fileURLWithPath: damaged))
+        #expect(throws: StoreError.notAReplica(path: path + "/" + groceries)) { try library.delete("groceries") }
+        #expect(FileManager.default.fileExists(atPath: damaged))
         #expect(
             try Data(contentsOf: URL(fileURLWithPath: path + "/" + garden + "/store/notes.txt")) == Data("keep me".utf8)
         )

@@ -92,7 +92,8 @@ public final class DocumentLibrary<Element: Codable & Sendable>: Sendable {
     /// Deletes document `id` and everything in its store, durably; its store must be closed.
     /// - Throws: ``StoreError/noSuchDocument(_:)``; ``StoreError/locked(path:)`` when its store is open
     ///   (nothing is deleted); ``StoreError/notAReplica(path:)`` when its directory holds files the library
-    ///   never writes (nothing is deleted: they are kept for you to look at).
+    ///   never writes, or damaged files that salvage recovery set aside (`*.damaged-<n>`): nothing is
+    ///   deleted, they are kept for you to look at (move them away to delete the document).
     public func delete(_ id: String) throws(StoreError) {
         try withLibrary { layout throws(StoreError) in
             let document = try layout.document(id)

@@ -151,13 +151,16 @@ struct LibraryDirectory {
     }
 
     /// Whether the document directory at `documentPath` holds only what the library and its store
-    /// write (its ID file, its store directory of replica files).
+    /// write (its ID file, its store directory of replica files) and nothing the store could not read:
+    /// a damaged file that salvage set aside (`*.damaged-<n>`) is kept for its owner to look at.
     private static func holdsOnlyOwnFiles(_ documentPath: String) throws(StoreError) -> Bool {
         try systemStep { () throws(SystemError) in
             let names = try FileSystem.contents(of: documentPath)
             guard names.allSatisfy(["id", "id.tmp", "store"].contains) else { return false }
             guard names.contains("store") else { return true }
-            return try FileSystem.contents(of: documentPath + "/store").allSatisfy(ReplicaDirectory.isReplicaFile)
+            return try FileSystem.contents(of: documentPath + "/store").allSatisfy { name in
+                ReplicaDirectory.isReplicaFile(name) && !ReplicaDirectory.isSetAside(name)
+            }
         }
     }
 

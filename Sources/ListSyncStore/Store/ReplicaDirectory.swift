@@ -19,7 +19,7 @@ struct ReplicaDirectory {
     }
 
     /// Whether `name` is a damaged file that salvage renamed aside (`<name>.damaged-<n>`).
-    private static func isSetAside(_ name: String) -> Bool {
+    static func isSetAside(_ name: String) -> Bool {
         let marker = ".damaged-"
         let segment = String(name.prefix(LogSegment.prefix.count + 16))
         let bases =
