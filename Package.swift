@@ -59,6 +59,9 @@ let package = Package(
             name: "SavedAndSynced", dependencies: ["ListSync", "ListSyncNetwork", "ListSyncStore"],
             path: "Examples/SavedAndSynced", exclude: ["README.md"]),
         .executableTarget(
+            name: "ManyLists", dependencies: ["ListSync", "ListSyncNetwork", "ListSyncStore"],
+            path: "Examples/ManyLists", exclude: ["README.md"]),
+        .executableTarget(
             name: "ObservingChanges", dependencies: ["ListSync", "ListSyncNetwork", "ListSyncUI"],
             path: "Examples/ObservingChanges", exclude: ["README.md"]),
         // A SwiftUI view over ListModel; empty except on Apple platforms.
