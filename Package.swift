@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "ListSync", targets: ["ListSync"]),
         .library(name: "ListSyncStore", targets: ["ListSyncStore"]),
         .library(name: "ListSyncNetwork", targets: ["ListSyncNetwork"]),
+        .library(name: "ListSyncLibrary", targets: ["ListSyncLibrary"]),
         .library(name: "ListSyncUI", targets: ["ListSyncUI"]),
         .executable(name: "syncdemo", targets: ["syncdemo"]),
     ],
@@ -30,6 +31,8 @@ let package = Package(
             path: "Sources/listsync-bench"),
         // Sync over TCP: a transport-free sync core (handshake, anti-entropy, relay) and a BSD-socket adapter.
         .target(name: "ListSyncNetwork", dependencies: ["ListSync", "ListSyncCrypto"]),
+        // Many lists saved in one directory and synced by one peer: a document library and its peer.
+        .target(name: "ListSyncLibrary", dependencies: ["ListSync", "ListSyncStore", "ListSyncNetwork"]),
         // For apps: an observable list model for SwiftUI and a table view model for UIKit, over a sync peer.
         .target(name: "ListSyncUI", dependencies: ["ListSync", "ListSyncNetwork"]),
         // Seeded random generators and reference models shared by the test targets.
@@ -47,7 +50,9 @@ let package = Package(
             path: "Tests/StoreCrashWorker"),
         .testTarget(
             name: "ListSyncStoreTests",
-            dependencies: ["ListSyncStore", "ListSync", "ListSyncNetwork", "TestSupport", "StoreCrashWorker"]),
+            dependencies: [
+                "ListSyncStore", "ListSync", "ListSyncNetwork", "ListSyncLibrary", "TestSupport", "StoreCrashWorker",
+            ]),
         // Examples a Swift developer would copy from; CI runs each.
         .executableTarget(name: "QuickStart", dependencies: ["ListSync"], path: "Examples/QuickStart", exclude: ["README.md"]),
         .executableTarget(name: "PlacesList", dependencies: ["ListSync"], path: "Examples/PlacesList", exclude: ["README.md"]),
@@ -59,7 +64,7 @@ let package = Package(
             name: "SavedAndSynced", dependencies: ["ListSync", "ListSyncNetwork", "ListSyncStore"],
             path: "Examples/SavedAndSynced", exclude: ["README.md"]),
         .executableTarget(
-            name: "ManyLists", dependencies: ["ListSync", "ListSyncNetwork", "ListSyncStore"],
+            name: "ManyLists", dependencies: ["ListSync", "ListSyncLibrary", "ListSyncNetwork"],
             path: "Examples/ManyLists", exclude: ["README.md"]),
         .executableTarget(
             name: "ObservingChanges", dependencies: ["ListSync", "ListSyncNetwork", "ListSyncUI"],

@@ -53,6 +53,15 @@ struct DiscoveryTagTests {
         #expect(PeerAdvertisement(documents: documents.prefix(1)).txtRecord.strings.count == 3)
     }
 
+    /// A peer without documents (a synced library with none open) advertises no tag, so no browser
+    /// takes it for a peer of anything.
+    @Test func aPeerWithoutDocumentsAdvertisesNoTag() throws {
+        let record = PeerAdvertisement(documents: [SyncSettings]()).txtRecord
+        let versions = "versions=\(SyncProtocol.versions.lowerBound)-\(SyncProtocol.versions.upperBound)"
+        #expect(record.strings == ["txtvers=1", versions].map { Array($0.utf8) })
+        #expect(throws: PeerAdvertisementError.missingKey("tag")) { try PeerAdvertisement(txtRecord: record) }
+    }
+
     /// A peer advertises the versions it holds its document to, not all it could speak: a peer held at
     /// 5...6 (to dial earlier releases) says so.
     @Test func theAdvertisementFollowsTheDocumentsVersions() {

@@ -1,5 +1,5 @@
 /// What the peers of one document share, and the limits of the sync core.
-public struct SyncSettings: Sendable {
+public struct SyncSettings: Sendable, Equatable {
     /// The document's ID, at most 255 bytes; both sides of a connection must name the same one.
     public var document: [UInt8]
     /// The document's pre-shared secret, at least 16 bytes.

@@ -6,8 +6,9 @@
 
 /// Everything a ``SyncPeer`` needs besides its replica: the document's settings, timeouts and the log.
 public struct PeerConfiguration: Sendable {
-    /// Document, secret and limits of the sync core.
-    public var sync: SyncSettings
+    /// Document, secret and limits of the peer's first document, which ``SyncPeer/init(replica:configuration:)``
+    /// requires; nil for peers whose documents all come and go (those of a `SyncedLibrary`), which ignore it.
+    public var sync: SyncSettings?
     /// Time for a connection to complete its handshake after it is accepted or connected.
     public var handshakeTimeout: Duration = .seconds(5)
     /// Time for a non-blocking connect to succeed.
@@ -46,6 +47,10 @@ public struct PeerConfiguration: Sendable {
         try endpoint.addresses()
     }
 
-    /// A configuration with the default timeouts.
+    /// A configuration of the first document `sync`, with the default timeouts.
     public init(sync: SyncSettings) { self.sync = sync }
+
+    /// A configuration without a first document, with the default timeouts, for peers whose documents
+    /// all come and go (a `SyncedLibrary`'s).
+    public init() {}
 }

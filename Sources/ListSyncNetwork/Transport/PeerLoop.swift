@@ -61,11 +61,10 @@ final class PeerLoop<Replica: SyncReplica> {
     /// Bytes pulled from the node per connection before writing, and read per `read` call.
     static var chunkByteCount: Int { 1 << 16 }
 
-    /// The sync core of each document, by its number (0 for the first document; a removed document's number
-    /// is never reused); an accepted connection is routed to one by its first frame.
-    var nodes: [Int: SyncNode<Replica>]
-    /// The first document's node (number 0), never removed.
-    let firstNode: SyncNode<Replica>
+    /// The sync core of each document, by its number (0 for a ``SyncPeer``'s first document, never removed;
+    /// a removed document's number is never reused); an accepted connection is routed to one by its first
+    /// frame.
+    var nodes: [Int: SyncNode<Replica>] = [:]
     /// The number of the next document added.
     var nextDocumentNumber = 1
     /// Timeouts, limits and the log.
@@ -101,18 +100,19 @@ final class PeerLoop<Replica: SyncReplica> {
     /// Reused read buffer.
     private var readBuffer = [UInt8](repeating: 0, count: chunkByteCount)
 
-    /// This peer in log lines: the replica of its first document.
+    /// This peer in log lines: the replica of its first document, or a random number for a peer without one.
     private let logName: String
 
-    /// A loop whose first document `node` syncs.
-    init(node: SyncNode<Replica>, configuration: PeerConfiguration, wakePipe: WakePipe) {
-        nodes = [0: node]
-        firstNode = node
+    /// A loop whose first document (number 0) `node` syncs, or with no document yet when nil.
+    init(first node: SyncNode<Replica>?, configuration: PeerConfiguration, wakePipe: WakePipe) {
         self.configuration = configuration
         self.wakePipe = wakePipe
-        logName = "\(node.replicaID)"
+        logName = node.map { "\($0.replicaID)" } ?? "peer-" + String(UInt32.random(in: 0...UInt32.max), radix: 16)
         resolver = NameResolver(wakePipe: wakePipe, lookUp: configuration.lookUp)
-        node.tickPresence(now: .now)
+        if let node {
+            nodes[0] = node
+            node.tickPresence(now: .now)
+        }
     }
 
     /// The node of `connection`'s document; nil for an accepted connection not routed yet.

@@ -16,7 +16,7 @@ import ListSync
 /// counters read as empty.
 public struct SyncDocument<Replica: SyncReplica>: Sendable {
     /// The peer that syncs it.
-    public let peer: SyncPeer<Replica>
+    let peer: SyncPeer<Replica>
     /// Its number in the peer loop's nodes, never reused.
     let number: Int
     /// Its ID, secret and limits.

@@ -28,13 +28,28 @@ public final class SyncPeer<Replica: SyncReplica>: Sendable {
     /// Signalled when the loop thread has ended.
     private let finished = DispatchSemaphore(value: 0)
 
-    /// Starts a peer for `replica`; it syncs nothing until it listens or connects.
+    /// Starts a peer for `replica`, the document of `configuration.sync` (which must be set); it syncs
+    /// nothing until it listens or connects.
     ///
     /// The peer's thread keeps it alive until ``stop()``.
     /// - Throws: ``SocketError`` when the wake-up pipe cannot be created.
-    public init(replica: Replica, configuration: PeerConfiguration) throws(SocketError) {
-        let node = SyncNode(replica: replica, settings: configuration.sync)
-        loop = Locked(PeerLoop(node: node, configuration: configuration, wakePipe: try WakePipe()))
+    public convenience init(replica: Replica, configuration: PeerConfiguration) throws(SocketError) {
+        guard let settings = configuration.sync else {
+            preconditionFailure("SyncPeer(replica:configuration:) syncs the replica as configuration.sync's document")
+        }
+        try self.init(first: SyncNode(replica: replica, settings: settings), configuration: configuration)
+    }
+
+    /// Starts a peer without a first document: its documents all come and go (``addDocument(_:settings:)``,
+    /// ``removeDocument(_:)``), and the methods that act on the first document must not be called. A
+    /// `SyncedLibrary` serves its documents with one and never hands it out.
+    package convenience init(configuration: PeerConfiguration) throws(SocketError) {
+        try self.init(first: nil, configuration: configuration)
+    }
+
+    /// Starts the loop thread of a peer whose first document `node` syncs (none when nil).
+    private init(first node: SyncNode<Replica>?, configuration: PeerConfiguration) throws(SocketError) {
+        loop = Locked(PeerLoop(first: node, configuration: configuration, wakePipe: try WakePipe()))
         Thread.detachNewThread { [self] in run() }
     }
 
@@ -365,6 +380,14 @@ extension SyncPeer where Replica.CommitFailure == Never {
 }
 
 extension PeerLoop {
+    /// The first document's node, which the peer's own methods act on.
+    fileprivate var firstNode: SyncNode<Replica> {
+        guard let node = nodes[0] else {
+            preconditionFailure("a SyncPeer without a first document (a SyncedLibrary's) has no document of its own")
+        }
+        return node
+    }
+
     /// Runs `body` on `node`'s list as one transaction, to be streamed at once: what `body` returned or
     /// threw, or the replica's failure to keep the change.
     fileprivate func edit<Result: Sendable>(

@@ -13,18 +13,18 @@ struct PeerAdvertisement: Hashable, Sendable {
 
     /// The protocol versions the peer speaks.
     var versions: ClosedRange<UInt64>
-    /// The tags of the peer's documents, the first one's first; never empty, at most
-    /// ``maximumTagCount``.
+    /// The tags of the peer's documents, the first one's first; at most ``maximumTagCount``. Empty for a
+    /// peer that holds no document yet: its record then has no `tag`, so no browser takes it for a peer.
     var tags: [DiscoveryTag]
 
-    /// An advertisement of `tags` (1 to ``maximumTagCount`` of them) for a peer speaking `versions`.
+    /// An advertisement of `tags` (at most ``maximumTagCount`` of them) for a peer speaking `versions`.
     init(versions: ClosedRange<UInt64>, tags: [DiscoveryTag]) {
-        precondition((1...Self.maximumTagCount).contains(tags.count), "an advertisement carries 1 to 15 tags")
+        precondition(tags.count <= Self.maximumTagCount, "an advertisement carries at most 15 tags")
         self.versions = versions
         self.tags = tags
     }
 
-    /// The advertisement of a peer of `documents` (the first ``maximumTagCount``; at least one), speaking
+    /// The advertisement of a peer of `documents` (the first ``maximumTagCount``), speaking
     /// from the lowest version it holds one of them to the highest.
     init(documents: some Collection<SyncSettings>) {
         let advertised = documents.prefix(Self.maximumTagCount)
@@ -66,10 +66,8 @@ struct PeerAdvertisement: Hashable, Sendable {
     var txtRecord: TXTRecord {
         let others = tags.dropFirst().map(\.description).joined(separator: ",")
         let entries =
-            [
-                ("txtvers", Self.txtVersion), ("versions", "\(versions.lowerBound)-\(versions.upperBound)"),
-                ("tag", tags[0].description),
-            ] + (others.isEmpty ? [] : [("tags", others)])
+            [("txtvers", Self.txtVersion), ("versions", "\(versions.lowerBound)-\(versions.upperBound)")]
+            + (tags.first.map { [("tag", $0.description)] } ?? []) + (others.isEmpty ? [] : [("tags", others)])
         do {
             return try TXTRecord(entries.map { TXTRecord.Entry(key: $0.0, value: Array($0.1.utf8)) })
         } catch {
