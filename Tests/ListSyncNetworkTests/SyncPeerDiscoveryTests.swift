@@ -73,6 +73,37 @@
             }
         }
 
+        /// A peer that starts with no document (a synced library's) advertises no tag, so nobody dials it;
+        /// once it adds one, its peers find it.
+        @Test func aPeerWithoutDocumentsIsFoundOnceItAddsOne() throws {
+            let namespace = AvahiNamespace()
+            defer { namespace.tearDown() }
+            try namespace.setUp(avahi: false)
+            let logs = (0..<2).map { _ in LogRecorder() }
+            var configuration = PeerConfiguration.test(logs[0])
+            configuration.sync = nil
+            configuration.discovery = PeerDiscovery(instanceName: "Beta")
+            let library = try namespace.inPeerNamespace { [configuration] in
+                let peer = try ListPeer(configuration: configuration)
+                try peer.listen(on: Endpoint(host: "0.0.0.0", port: 0))
+                return peer
+            }
+            defer { library.stop() }
+            let alpha = try Self.start(1, name: "Alpha", settings: .test, logs[1], in: namespace)
+            defer { alpha.stop() }
+            Thread.sleep(forTimeInterval: 2)  // probing and announcing are over: Alpha has seen Beta
+            #expect(alpha.connections.isEmpty && library.connections.isEmpty)
+            let groceries = try library.addDocument(ReplicatedList(replicaID: ReplicaID(2)), settings: .test)
+            alpha.edit { $0.append("milk") }
+            let synced = waitUntil(.seconds(15)) {
+                (try? groceries.read { $0.map(\.value) }) == ["milk"] && groceries.liveConnectionCount == 1
+            }
+            for (name, log) in zip(["library", "alpha"], logs) {
+                print("\(name):\n  " + log.lines.joined(separator: "\n  "))
+            }
+            #expect(synced)
+        }
+
         /// A document added while discovery runs is advertised at once (the TXT record announced
         /// again) and its peers found: Alpha dials Beta for it as for the first; once Beta removes it,
         /// the first document's connection stays.
