@@ -62,10 +62,16 @@ struct TCPReconnectTests {
         #expect(recorder.lines.count { $0.contains("listener on \(endpoint)") } == 1, "\(recorder.lines)")
         squatter.close()
         server.reconnectNow()
-        // At once: the backoff of more than a second is gone (the attempt itself runs on the peer's
-        // thread, which a loaded machine may keep waiting).
-        let state = server.listeners.first?.state
-        #expect(state == .listening || state == .waiting(retryIn: .zero), "\(server.listeners)")
+        // At once: the backoff of more than a second is gone. The attempt itself runs on the peer's
+        // thread, which a loaded machine may keep waiting; and if it ran and the port was not free yet
+        // (another process's test may hold it a moment), the next attempt comes after the initial delay.
+        let prompt =
+            switch server.listeners.first?.state {
+            case .listening: true
+            case .waiting(let delay): delay <= .milliseconds(200)
+            case nil: false
+            }
+        #expect(prompt, "\(server.listeners)")
         #expect(waitUntil { server.listeners.first?.state == .listening }, "\(server.listeners)")
         #expect(recorder.contains("listening again on \(endpoint)"))
     }
