@@ -48,6 +48,10 @@ public final class SyncedLibrary<Element: Codable & Sendable>: Sendable {
         self.library = library
     }
 
+    // A library dropped without `stop()` stops its peer and closes its stores, so that its documents
+    // can be opened again.
+    deinit { try? stop() }
+
     /// The library's directory.
     public var directory: String { library.directory }
 

@@ -76,4 +76,17 @@ struct SyncedLibraryTests {
         #expect(phone.documents.map(\.settings.documentName) == ["groceries"])
         #expect(throws: StoreError.noSuchDocument("chores")) { try phone.open(Self.chores) }
     }
+
+    /// A library dropped without a stop stops its peer and closes its stores: the directory and its
+    /// documents open again at once.
+    @Test func aDroppedLibraryReleasesItsDocuments() throws {
+        let directory = try TemporaryDirectory()
+        var library: SyncedLibrary<String>? = try SyncedLibrary(
+            directory: directory.file("phone"), configuration: Self.configuration())
+        try library?.create(Self.groceries).edit { $0.append("Milk") }
+        library = nil
+        let reopened = try SyncedLibrary<String>(directory: directory.file("phone"), configuration: Self.configuration())
+        defer { try? reopened.stop() }
+        #expect(Self.rows(try reopened.open(Self.groceries)) == ["Milk"])
+    }
 }
