@@ -85,7 +85,8 @@ struct SyncedLibraryTests {
             directory: directory.file("phone"), configuration: Self.configuration())
         try library?.create(Self.groceries).edit { $0.append("Milk") }
         library = nil
-        let reopened = try SyncedLibrary<String>(directory: directory.file("phone"), configuration: Self.configuration())
+        let reopened = try SyncedLibrary<String>(
+            directory: directory.file("phone"), configuration: Self.configuration())
         defer { try? reopened.stop() }
         #expect(Self.rows(try reopened.open(Self.groceries)) == ["Milk"])
     }
