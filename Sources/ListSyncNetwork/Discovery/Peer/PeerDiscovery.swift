@@ -8,9 +8,10 @@
 /// service type `_listsync._tcp`, set as ``PeerConfiguration/discovery``.
 ///
 /// Once the peer listens it advertises its port under ``instanceName`` (renamed `Name (2)` if another
-/// device has the name), with a TXT record holding its protocol versions and a tag of its document
-/// that only holders of the secret can compute; it browses for the others and dials those of its
-/// document, one connection per pair (the side whose instance name sorts lower dials).
+/// device has the name), with a TXT record holding its protocol versions and a tag of each of its
+/// documents (the first 15) that only holders of that document's secret can compute; it browses for
+/// the others and dials those of each of its documents, one connection per pair and document (the
+/// side whose instance name sorts lower dials).
 public struct PeerDiscovery: Hashable, Sendable {
     /// The name this peer is advertised as: 1 to 63 bytes of UTF-8 (longer ones are cut at a character).
     public var instanceName: String
