@@ -99,7 +99,7 @@ public final class SyncedLibrary<Element: Codable & Sendable>: Sendable {
     ///   compaction replaces the log only once the snapshot is durable); it is closed either way.
     public func close(_ id: String) throws(StoreError) {
         guard let document = open.withLock({ $0?.removeValue(forKey: id) }) else { return }
-        try Self.close(peer.removeDocument(document))
+        try peer.removeDocument(document)?.compactAndClose()
     }
 
     /// Deletes document `id` and everything in its store, closing it first when open.
@@ -140,7 +140,7 @@ public final class SyncedLibrary<Element: Codable & Sendable>: Sendable {
         var failure: StoreError?
         for document in documents.values {
             do throws(StoreError) {
-                try Self.close(peer.removeDocument(document))
+                try peer.removeDocument(document)?.compactAndClose()
             } catch {
                 failure = failure ?? error
             }
@@ -169,13 +169,5 @@ public final class SyncedLibrary<Element: Codable & Sendable>: Sendable {
                 throw error
             }
         }
-    }
-
-    /// Compacts and closes `store` (none: nothing to do).
-    private static func close(_ store: DurableReplica<Element>?) throws(StoreError) {
-        guard let store else { return }
-        let compacted = Result { () throws(StoreError) in try store.compact() }
-        try store.close()
-        try compacted.get()
     }
 }

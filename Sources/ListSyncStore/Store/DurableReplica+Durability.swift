@@ -65,4 +65,14 @@ extension DurableReplica {
             try released.mapError(StoreError.system).get()
         }
     }
+
+    /// Compacts (so that the next open loads a snapshot instead of replaying the log), then closes, as a
+    /// clean shutdown does. The store is closed even when compacting failed.
+    /// - Throws: what ``compact()`` or ``close()`` threw, the compaction's first (the data is safe
+    ///   either way: compaction replaces the log only once the snapshot is durable).
+    public func compactAndClose() throws(StoreError) {
+        let compacted = Result { () throws(StoreError) in try compact() }
+        try close()
+        try compacted.get()
+    }
 }

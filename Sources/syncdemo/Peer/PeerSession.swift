@@ -182,9 +182,7 @@ final class PeerSession<Replica: SyncReplica>: Sendable where Replica.Value == E
         var failure: StoreError?
         for store in stores {
             do throws(StoreError) {
-                let compacted = Result { () throws(StoreError) in try store.compact() }
-                try store.close()
-                try compacted.get()
+                try store.compactAndClose()
             } catch {
                 failure = failure ?? error
             }
