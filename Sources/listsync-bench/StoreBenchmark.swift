@@ -17,6 +17,12 @@ enum StoreBenchmark {
         var commits = 2_000
         /// Where the replicas are made (a fresh temporary directory by default).
         var directory = FileManager.default.temporaryDirectory.path + "/listsync-store-bench-\(getpid())"
+        /// Whether the replicas are kept after the run (a directory was given).
+        var keeps = false
+        /// An existing replica to time the open of, instead of every measurement.
+        var open: String?
+        /// Opens timed with `open`.
+        var repeats = 5
     }
 
     /// The usage text of `listsync-bench store`.
@@ -24,12 +30,16 @@ enum StoreBenchmark {
         OVERVIEW: Durable storage benchmark; prints one JSON object.
 
         USAGE: listsync-bench store [--rows <n>] [--records <n>] [--commits <n>] [--directory <path>]
+               listsync-bench store --open <path> [--repeat <n>]
 
         OPTIONS:
           --rows <n>         Rows in the replica whose open time is measured (default 1000000).
           --records <n>      Log records on top of its snapshot (default 100000).
           --commits <n>      Commits timed per commit policy (default 2000).
-          --directory <path> Where to create the replicas (default: a new temporary directory).
+          --directory <path> Where to create the replicas, which are then kept (<path>/large is the
+                             1,000,000-row one); default: a new temporary directory, removed after.
+          --open <path>      Only time opening the existing replica at <path>, --repeat times.
+          --repeat <n>       Opens timed with --open (default 5).
           -h, --help         Show this help.
 
         """
@@ -41,8 +51,12 @@ enum StoreBenchmark {
             exit(arguments.contains { $0 == "-h" || $0 == "--help" } ? 0 : 64)
         }
         do {
+            if let path = settings.open {
+                print(try measureOpen(of: path, repeats: settings.repeats))
+                return
+            }
             try FileManager.default.createDirectory(atPath: settings.directory, withIntermediateDirectories: true)
-            defer { try? FileManager.default.removeItem(atPath: settings.directory) }
+            defer { if !settings.keeps { try? FileManager.default.removeItem(atPath: settings.directory) } }
             print(try measureAll(settings))
         } catch {
             FileHandle.standardError.write(Data("store benchmark failed: \(error)\n".utf8))
@@ -59,11 +73,13 @@ enum StoreBenchmark {
             case "--rows": settings.rows = Int(value) ?? -1
             case "--records": settings.records = Int(value) ?? -1
             case "--commits": settings.commits = Int(value) ?? -1
-            case "--directory": settings.directory = value
+            case "--directory": (settings.directory, settings.keeps) = (value, true)
+            case "--open": settings.open = value
+            case "--repeat": settings.repeats = Int(value) ?? -1
             default: return nil
             }
         }
-        let counts = [settings.rows, settings.records, settings.commits]
+        let counts = [settings.rows, settings.records, settings.commits, settings.repeats]
         return counts.allSatisfy { $0 > 0 } ? settings : nil
     }
 
@@ -116,11 +132,22 @@ enum StoreBenchmark {
     /// Rows in the snapshot of the move-heavy replica, and local move records in its log.
     private static let moveHeavyRows = 100_000
 
-    /// Opens the replica at `path` three times; returns the sorted open times in ms and its row count.
-    private static func openTimes(of path: String) throws -> ([Double], Int) {
+    /// Opens the replica at `path` `repeats` times; returns the open times' median, minimum and maximum.
+    private static func measureOpen(of path: String, repeats: Int) throws -> String {
+        let (times, rowCount) = try openTimes(of: path, repeats: repeats)
+        let fields = [
+            "\"bench\":\"store-open\"", "\"open_ms\":\(format(times[times.count / 2]))",
+            "\"open_ms_min\":\(format(times[0]))", "\"open_ms_max\":\(format(times[times.count - 1]))",
+            "\"visible_rows\":\(rowCount)", "\"opens\":\(repeats)",
+        ]
+        return "{" + fields.joined(separator: ",") + "}"
+    }
+
+    /// Opens the replica at `path` `repeats` times; returns the sorted open times in ms and its row count.
+    private static func openTimes(of path: String, repeats: Int = 3) throws -> ([Double], Int) {
         var times: [Double] = []
         var rowCount = 0
-        for _ in 0..<3 {
+        for _ in 0..<repeats {
             let start = DispatchTime.now().uptimeNanoseconds
             let store = try DurableReplica<String>(directory: path)
             times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)

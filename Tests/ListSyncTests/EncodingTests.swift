@@ -192,6 +192,51 @@ struct EncodingTests {
         twoInserts(kind: kind, covered: 2, rowsAndKeys: [2, 4, 2] + [2, 4, 0] + [2, 4, 1] + [2, 0x81, 0x80])
     }
 
+    /// Type identifiers are UTF-8: other bytes are an error at the identifier's length, while valid
+    /// non-ASCII ones decode (and name a type this list cannot show).
+    @Test func typeIdentifiersMustBeUTF8() throws {
+        let valid = Self.twoInserts(
+            kind: 1, covered: 2, rowsAndKeys: [2, 4, 2] + [2, 4, 0] + [2, 4, 1] + [2, 0x80, 0x81])
+        #expect(try ChangeSet(decoding: valid).rowCount == 2)
+        #expect(valid[14] == 22 && valid[15] == UInt8(ascii: "p"))
+        var invalid = valid
+        invalid[15] = 0xFF
+        #expect(throws: BinaryDecodingError.invalidUTF8(offset: 14)) { try ChangeSet(decoding: invalid) }
+        var accented = valid
+        accented.replaceSubrange(15..<17, with: Array("é".utf8))  // two bytes for "pu"
+        let list = ReplicatedList<String>()
+        try list.merge(try ChangeSet(decoding: accented))
+        #expect(list.isEmpty && list.undecodableRows.count == 2)
+    }
+
+    /// A text value that is not UTF-8 is repaired alike by a snapshot load and by a merge.
+    @Test func textValuesThatAreNotUTF8AreRepairedAlike() throws {
+        var bytes = Self.twoInserts(
+            kind: 2, covered: 2, rowsAndKeys: [2, 4, 2] + [2, 4, 0] + [2, 4, 1] + [2, 0x80, 0x81])
+        #expect(bytes.last == UInt8(ascii: "y"))
+        bytes[bytes.count - 1] = 0xFF
+        let loaded = try ReplicatedList<String>(snapshot: bytes)
+        #expect(loaded.map(\.value) == ["x", "\u{FFFD}"])
+        bytes[3] = 1  // the same bytes as a change set
+        let merged = ReplicatedList<String>()
+        try merged.merge(try ChangeSet(decoding: bytes))
+        #expect(merged.map(\.value) == loaded.map(\.value))
+    }
+
+    /// A combination adds an encoded change set whole or not at all: one that fails to decode part way
+    /// through leaves what was added before as it was.
+    @Test func aChangeSetThatDoesNotDecodeAddsNothingToACombination() throws {
+        let first = try sampleChanges().0
+        var combination = ChangeSet.Combination()
+        try combination.add(decoding: first.encoded())
+        // Its first update decodes; the second repeats the row, which is found only then.
+        #expect(throws: BinaryDecodingError.self) { try combination.add(decoding: Self.duplicatedInsert(kind: 1)) }
+        #expect(throws: BinaryDecodingError.self) {
+            try combination.add(decoding: Array(Self.reversedInserts(kind: 1).dropLast()))
+        }
+        #expect(combination.combined() == ChangeSet(combining: [first]))
+    }
+
     /// A snapshot whose rows are out of key order still loads them in key order, as merging does.
     @Test func unorderedSnapshotLoadsInKeyOrder() throws {
         let loaded = try ReplicatedList<String>(snapshot: Self.reversedInserts(kind: 2), replicaID: ReplicaID(9))

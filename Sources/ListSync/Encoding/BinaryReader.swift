@@ -78,6 +78,18 @@ struct BinaryReader {
         return try readBytes(Int(length))
     }
 
+    /// Reads a varint length, then that many bytes of UTF-8 as a string.
+    /// - Throws: ``BinaryDecodingError/invalidUTF8(offset:)`` at the length's offset when the bytes are
+    ///   not UTF-8.
+    mutating func readString() throws(BinaryDecodingError) -> String {
+        let start = offset
+        let bytes = UnsafeBufferPointer(rebasing: try readLengthPrefixed())
+        // ASCII (every type identifier and most names) is valid as it is: no generic validation.
+        if bytes.allSatisfy({ $0 < 0x80 }) { return String(decoding: bytes, as: UTF8.self) }
+        guard let string = String(validating: bytes, as: UTF8.self) else { throw .invalidUTF8(offset: start) }
+        return string
+    }
+
     /// Reads `count` bytes.
     mutating func readBytes(_ count: Int) throws(BinaryDecodingError) -> Slice<UnsafeBufferPointer<UInt8>> {
         bytes[try skip(count)]

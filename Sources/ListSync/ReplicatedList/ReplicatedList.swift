@@ -62,6 +62,15 @@ public final class ReplicatedList<Element: Codable & Sendable> {
         let encoded = try core.load(snapshot: snapshot)
         let expectedType = ValueCoding.typeIdentifier(of: Element.self)
         let readable = encoded.types.map { $0 == expectedType }
+        if Element.self == String.self && core.fieldRegisters.isEmpty && !readable.contains(false) {
+            // Rows of text, every value readable: decoded without a generic call per value (the caller may
+            // not be specialised). The bit cast is from the type itself.
+            let text = ValueCoding.decodeText(
+                encoded.values, slots: encoded.slots, in: snapshot, slotCount: core.rows.records.count,
+                capacity: core.rows.records.capacity)
+            values = unsafeBitCast(text, to: ContiguousArray<Element?>.self)
+            return
+        }
         values.reserveCapacity(core.rows.records.capacity)  // the room the rows have, for the first edits
         // A load fills slots in order, so values are appended in slot order (nil for a row without one).
         for (slot, value) in zip(encoded.slots, encoded.values) {

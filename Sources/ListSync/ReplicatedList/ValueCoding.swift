@@ -54,17 +54,39 @@ enum ValueCoding {
         }
     }
 
-    /// The value in `bytes`; specialised where the list's element type is known, so strings and
-    /// integers take no dynamic cast.
+    /// The value in `bytes`.
+    ///
+    /// Strings and integers take no dynamic cast, also where the caller is not specialised (a store
+    /// generic over its element, in another module): `unsafeBitCast` is safe because the metatype was
+    /// just compared, and unlike `as? Element` it instantiates no metadata per value.
     @inlinable
     static func decode<Element: Codable>(_ bytes: ArraySlice<UInt8>, as type: Element.Type) throws -> Element {
-        if type == String.self, let string = String(decoding: bytes, as: UTF8.self) as? Element { return string }
-        if type == Int.self, let integer = Int(try decodeVarint(bytes)) as? Element { return integer }
-        if type == Int64.self, let integer = try decodeVarint(bytes) as? Element { return integer }
+        if type == String.self { return unsafeBitCast(String(decoding: bytes, as: UTF8.self), to: Element.self) }
+        if type == Int.self { return unsafeBitCast(Int(try decodeVarint(bytes)), to: Element.self) }
+        if type == Int64.self { return unsafeBitCast(try decodeVarint(bytes), to: Element.self) }
         let decoder = JSONDecoder()
         decoder.nonConformingFloatDecodingStrategy = .convertFromString(
             positiveInfinity: "Infinity", negativeInfinity: "-Infinity", nan: "NaN")
         return try decoder.decode(Element.self, from: Data(bytes))
+    }
+
+    /// Plain-text values in bulk: for each slot in `0..<slotCount`, the string in the range of `bytes`
+    /// that `values` gives at its slot's offset in `slots`, or nil for a slot without one. Ill-formed
+    /// UTF-8 is repaired, as ``decode(_:as:)`` does.
+    /// - Parameter capacity: the room to reserve, for the edits that follow a load.
+    @usableFromInline
+    static func decodeText(
+        _ values: [EncodedUpdates.Value], slots: [Int32], in bytes: [UInt8], slotCount: Int, capacity: Int
+    ) -> ContiguousArray<String?> {
+        var strings = ContiguousArray<String?>()
+        strings.reserveCapacity(Swift.max(capacity, slotCount))
+        strings.append(contentsOf: repeatElement(nil, count: slotCount))
+        bytes.withUnsafeBufferPointer { buffer in
+            for (slot, value) in zip(slots, values) {
+                strings[Int(slot)] = String(decoding: UnsafeBufferPointer(rebasing: buffer[value.bytes]), as: UTF8.self)
+            }
+        }
+        return strings
     }
 
     private static func encodeVarint(_ value: Int64) -> [UInt8] {

@@ -28,6 +28,8 @@ extension ChangeSet {
         private var updates: [RowUpdate] = []
         private var payloads: [Payload?] = []
         private var fields: [RowID: FieldRegisters] = [:]
+        /// The change set ``add(decoding:)`` decoded last (its storage is reused for the next).
+        private var decoded = ChangeSet.Decoded()
 
         /// An empty combination.
         package init() {}
@@ -35,12 +37,31 @@ extension ChangeSet {
         /// Adds `changes`.
         /// - Complexity: O(u) for u updates, and O(r) for r ranges in the coverage.
         package mutating func add(_ changes: ChangeSet) {
-            coverage.formUnion(changes.coverage)
-            for (row, registers) in changes.fields {
+            add(
+                coverage: changes.coverage, updates: changes.updates, payloads: changes.payloads, fields: changes.fields
+            )
+        }
+
+        /// Adds the change set encoded in `bytes` (``ChangeSet/encoded()``) without making a change set of
+        /// it; adds nothing when it does not decode.
+        /// - Throws: what ``ChangeSet/init(decoding:)`` throws.
+        package mutating func add(decoding bytes: [UInt8]) throws(BinaryDecodingError) {
+            try decoded.decode(bytes)
+            add(
+                coverage: decoded.coverage, updates: decoded.updates, payloads: decoded.payloads, fields: decoded.fields
+            )
+        }
+
+        private mutating func add(
+            coverage addedCoverage: DotRanges, updates addedUpdates: [RowUpdate], payloads addedPayloads: [Payload?],
+            fields addedFields: [RowID: FieldRegisters]
+        ) {
+            coverage.formUnion(addedCoverage)
+            for (row, registers) in addedFields {
                 // The greater stamp per field; a merge drops those a whole value replaced.
                 _ = fields[row, default: [:]].merge(registers, newerThan: .none)
             }
-            for (update, payload) in zip(changes.updates, changes.payloads) {
+            for (update, payload) in zip(addedUpdates, addedPayloads) {
                 let offset = Int32(updates.count)
                 if let existing = offsets.insert(offset, for: update.id, unlessPresent: { updates[Int($0)].id }) {
                     ChangeSet.combine(&updates[Int(existing)], &payloads[Int(existing)], with: update, payload: payload)

@@ -32,41 +32,62 @@ extension ChangeSet {
     /// Decodes a change set made by ``encoded()``.
     /// - Throws: ``BinaryDecodingError`` saying what is wrong and at which offset.
     public init(decoding bytes: [UInt8]) throws(BinaryDecodingError) {
-        self = try bytes.withUnsafeBufferPointer { buffer throws(BinaryDecodingError) in
-            try Self(decoding: bytes, reading: buffer)
-        }
+        var decoded = Decoded()
+        try decoded.decode(bytes)
+        self.init(
+            coverage: decoded.coverage, updates: decoded.updates, payloads: decoded.payloads, fields: decoded.fields)
     }
 
     /// The most updates a change set may hold for its row IDs to be checked for repeats pairwise.
     static let smallChangeSet = 8
 
-    /// Decodes `bytes`, read through `buffer`, its memory.
-    private init(decoding bytes: [UInt8], reading buffer: UnsafeBufferPointer<UInt8>) throws(BinaryDecodingError) {
-        var encoded = try EncodedUpdates(buffer, as: .changeSet)
-        var updates: [RowUpdate] = []
-        var payloads: [Payload?] = []
-        var fields: [RowID: FieldRegisters] = [:]
-        updates.reserveCapacity(encoded.count)
-        payloads.reserveCapacity(encoded.count)
-        // Row IDs come once each: checked against those before in a small change set (most of those a
-        // live peer sends hold one row), with an index in a larger one.
-        let isSmall = encoded.count <= Self.smallChangeSet
-        var seenRows = isSmall ? nil : RowIDIndex()
-        seenRows?.reserveCapacity(encoded.count)
-        for _ in 0..<encoded.count {
-            var value: EncodedUpdates.Value?
-            let update = try encoded.next(value: &value)
-            let isRepeated =
-                isSmall
-                ? updates.contains { $0.id == update.id }
-                : seenRows!.insert(Int32(updates.count), for: update.id, unlessPresent: { updates[Int($0)].id }) != nil
-            guard !isRepeated else { throw .notCanonical(offset: encoded.rowIDsOffset) }
-            if let registers = encoded.fields { fields[update.id] = registers }
-            updates.append(update)
-            payloads.append(value.map { Payload(typeIdentifier: encoded.types[$0.type], bytes: bytes[$0.bytes]) })
+    /// The contents of one encoded change set, decoded and checked, in the order of the encoding: what
+    /// ``init(decoding:)`` makes a change set of, and what ``Combination/add(decoding:)`` folds in. Decoding
+    /// again reuses the arrays' storage.
+    struct Decoded {
+        private(set) var coverage = DotRanges()
+        private(set) var updates: [RowUpdate] = []
+        private(set) var payloads: [Payload?] = []
+        private(set) var fields: [RowID: FieldRegisters] = [:]
+
+        /// Replaces the contents with those of `bytes`; on error they are left partly decoded.
+        mutating func decode(_ bytes: [UInt8]) throws(BinaryDecodingError) {
+            try bytes.withUnsafeBufferPointer { buffer throws(BinaryDecodingError) in
+                try decode(bytes, reading: buffer)
+            }
         }
-        try encoded.expectEnd()
-        self.init(coverage: encoded.coverage, updates: updates, payloads: payloads, fields: fields)
+
+        /// ``decode(_:)`` reading `bytes` through `buffer`, its memory.
+        private mutating func decode(
+            _ bytes: [UInt8], reading buffer: UnsafeBufferPointer<UInt8>
+        ) throws(BinaryDecodingError) {
+            var encoded = try EncodedUpdates(buffer, as: .changeSet)
+            updates.removeAll(keepingCapacity: true)
+            payloads.removeAll(keepingCapacity: true)
+            if !fields.isEmpty { fields = [:] }
+            updates.reserveCapacity(encoded.count)
+            payloads.reserveCapacity(encoded.count)
+            // Row IDs come once each: checked against those before in a small change set (most of those a
+            // live peer sends hold one row), with an index in a larger one.
+            let isSmall = encoded.count <= ChangeSet.smallChangeSet
+            var seenRows = isSmall ? nil : RowIDIndex()
+            seenRows?.reserveCapacity(encoded.count)
+            for _ in 0..<encoded.count {
+                var value: EncodedUpdates.Value?
+                let update = try encoded.next(value: &value)
+                let isRepeated =
+                    isSmall
+                    ? updates.contains { $0.id == update.id }
+                    : seenRows!.insert(Int32(updates.count), for: update.id, unlessPresent: { updates[Int($0)].id })
+                        != nil
+                guard !isRepeated else { throw .notCanonical(offset: encoded.rowIDsOffset) }
+                if let registers = encoded.fields { fields[update.id] = registers }
+                updates.append(update)
+                payloads.append(value.map { Payload(typeIdentifier: encoded.types[$0.type], bytes: bytes[$0.bytes]) })
+            }
+            try encoded.expectEnd()
+            coverage = encoded.coverage
+        }
     }
 
     func encoded(as kind: Kind) -> [UInt8] {
@@ -199,13 +220,7 @@ struct EncodedUpdates {
 
         let typeCount = try reader.readCount()
         var types: [String] = []
-        for _ in 0..<typeCount {
-            let start = reader.offset
-            guard let type = String(validating: try reader.readLengthPrefixed(), as: UTF8.self) else {
-                throw .invalidUTF8(offset: start)
-            }
-            types.append(type)
-        }
+        for _ in 0..<typeCount { types.append(try reader.readString()) }
         self.types = types
 
         var names: [String] = []
@@ -214,13 +229,7 @@ struct EncodedUpdates {
             let countOffset = reader.offset
             let nameCount = try reader.readCount()
             guard nameCount > 0 else { throw .notCanonical(offset: countOffset) }
-            for _ in 0..<nameCount {
-                let start = reader.offset
-                guard let name = String(validating: try reader.readLengthPrefixed(), as: UTF8.self) else {
-                    throw .invalidUTF8(offset: start)
-                }
-                names.append(name)
-            }
+            for _ in 0..<nameCount { names.append(try reader.readString()) }
         }
 
         var coverage = DotRanges()

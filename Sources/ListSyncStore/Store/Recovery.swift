@@ -252,15 +252,22 @@ struct Recovery<Element: Codable & Sendable> {
     ) throws(StoreError) {
         switch record {
         case .localChange(let bytes), .mergedChanges(let bytes):
-            let changes: ChangeSet
-            do {
-                changes = try ChangeSet(decoding: bytes)
-            } catch {
-                throw .corrupt(path: path, offset: offset, reason: "record does not decode: \(error)")
+            func notDecoding(_ error: BinaryDecodingError) -> StoreError {
+                .corrupt(path: path, offset: offset, reason: "record does not decode: \(error)")
             }
             if combination != nil {
-                combination?.add(changes)
+                do throws(BinaryDecodingError) {
+                    try combination?.add(decoding: bytes)
+                } catch {
+                    throw notDecoding(error)
+                }
                 return
+            }
+            let changes: ChangeSet
+            do throws(BinaryDecodingError) {
+                changes = try ChangeSet(decoding: bytes)
+            } catch {
+                throw notDecoding(error)
             }
             do {
                 try list.merge(changes)
