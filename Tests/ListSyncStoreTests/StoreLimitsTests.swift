@@ -38,6 +38,30 @@ struct StoreLimitsTests {
         Self.expectCorrupt(path, file: segment, offset: offset)
     }
 
+    /// Damage between change records of one segment cuts the log there: salvage keeps the change records
+    /// before it and none after, also where the log was decoded ahead, a whole segment at once, while the
+    /// snapshot loaded.
+    @Test func damageBetweenChangeRecordsKeepsOnlyTheEarlierOnes() throws {
+        let directory = try TemporaryDirectory()
+        let path = try Self.replica(in: directory)
+        let store = try DurableReplica<String>(directory: path)
+        try store.update { $0.append("Edsger") }
+        try store.close()
+        let segment = try #require(try directory.segments(in: "replica").last)
+        let other = ReplicatedList<String>()
+        other.append("Barbara")
+        let handle = try #require(FileHandle(forWritingAtPath: path + "/" + segment))
+        let offset = try Int(handle.seekToEnd())
+        try handle.write(contentsOf: LogRecord.reservation(0).encoded())
+        try handle.write(contentsOf: LogRecord.mergedChanges(other.changes(since: VersionVector()).encoded()).encoded())
+        try handle.close()
+        Self.expectCorrupt(path, file: segment, offset: offset)
+        let salvaged = try DurableReplica<String>(directory: path, options: StoreOptions(recovery: .salvage))
+        #expect(salvaged.read { $0.map(\.value) } == ["Ada", "Grace", "Edsger"])
+        #expect(salvaged.recoveryReport.salvaged.count == 1)
+        try salvaged.close()
+    }
+
     @Test func snapshotReservationOutOfRangeIsDamage() throws {
         let directory = try TemporaryDirectory()
         let path = try Self.replica(in: directory)

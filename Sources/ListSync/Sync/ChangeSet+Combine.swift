@@ -21,7 +21,7 @@ extension ChangeSet {
 
     /// ``init(combining:)`` one change set at a time, so that a caller decoding many (a log being
     /// replayed) keeps only their combination, not all of them.
-    package struct Combination {
+    package struct Combination: Sendable {
         private var coverage = DotRanges()
         /// The offset of each row's update in ``updates`` (a list's rows are Int32-indexed too).
         private var offsets = RowIDIndex()
@@ -40,6 +40,11 @@ extension ChangeSet {
             add(
                 coverage: changes.coverage, updates: changes.updates, payloads: changes.payloads, fields: changes.fields
             )
+        }
+
+        /// Adds everything `other` holds, as if each change set added to it were added here.
+        package mutating func add(_ other: Combination) {
+            add(coverage: other.coverage, updates: other.updates, payloads: other.payloads, fields: other.fields)
         }
 
         /// Adds the change set encoded in `bytes` (``ChangeSet/encoded()``) without making a change set of

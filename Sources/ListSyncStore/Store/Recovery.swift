@@ -38,6 +38,8 @@ struct Recovery<Element: Codable & Sendable> {
     private var replayedBytes = 0
     /// The size of the snapshot loaded (0 when none was).
     private var snapshotBytes = 0
+    /// Log segments whose change records were decoded while the snapshot loaded, by number.
+    private var decodedAhead: [UInt64: LogPredecoding.Segment] = [:]
 
     /// Opens the replica in `directory`.
     static func open(directory: String, options: StoreOptions) throws(StoreError) -> Recovered {
@@ -68,7 +70,19 @@ struct Recovery<Element: Codable & Sendable> {
     private mutating func run() throws(StoreError) -> Recovered {
         let (lock, hasIdentity) = try directory.lockAndInspect()
         let replica = try hasIdentity ? readIdentity() : createIdentity()
-        let (list, firstSegment) = try loadSnapshot(replica: replica)
+        // A directory that cannot be listed now fails the replay later, as it would without this.
+        let segments = (try? directory.segmentNumbers())?.filter { $0 <= StoreLimits.maximumSegment } ?? []
+        let predecoding =
+            segments.isEmpty ? nil : LogPredecoding(directory: directory, replica: replica, numbers: segments)
+        let list: ReplicatedList<Element>
+        let firstSegment: UInt64
+        do {
+            (list, firstSegment) = try loadSnapshot(replica: replica)
+        } catch {
+            _ = predecoding?.finish()
+            throw error
+        }
+        decodedAhead = predecoding?.finish() ?? [:]
         let nextSegment = try replayLog(into: list, from: firstSegment, replica: replica)
         try systemStep { () throws(SystemError) in try directory.removeSegments(below: firstSegment) }
         let floor = Swift.max(reservedThrough + 1, list.nextOperationCounter)
@@ -198,26 +212,46 @@ struct Recovery<Element: Codable & Sendable> {
         _ number: UInt64, into list: ReplicatedList<Element>, replica: ReplicaID, isLast: Bool
     ) throws(StoreError) -> SegmentOutcome {
         let path = directory.file(LogSegment.fileName(number))
-        let bytes = try systemStep { () throws(SystemError) in try FileSystem.readFile(path) }
-        if bytes.count < LogSegment.headerSize && isLast {
-            // The process stopped while creating the segment, before its header was durable.
-            if modifiesFiles { try systemStep { () throws(SystemError) in try FileSystem.remove(path) } }
-            reusableSegment = number
-            tornTail(path: path, offset: 0, droppedBytes: bytes.count, reason: "segment header incomplete")
-            return .complete
-        }
-        do throws(StoreError) {
-            try LogSegment.checkHeader(bytes, replica: replica, number: number, path: path)
-        } catch {
-            try damaged(error, path: path, cutAt: 0)
-            return .cut
-        }
-        let scanner = LogScanner(bytes, from: LogSegment.headerSize)
-        var start = LogSegment.headerSize
-        for (record, end) in scanner.records {
+        let scan:
+            (
+                byteCount: Int, records: [(record: LogRecord, end: Int)], end: LogScanner.End,
+                changes: ChangeSet.Combination?
+            )
+        if combination != nil, let ahead = decodedAhead[number] {
+            scan = (ahead.byteCount, ahead.records, ahead.end, ahead.changes)
+        } else {
+            let bytes = try systemStep { () throws(SystemError) in try FileSystem.readFile(path) }
+            if bytes.count < LogSegment.headerSize && isLast {
+                // The process stopped while creating the segment, before its header was durable.
+                if modifiesFiles { try systemStep { () throws(SystemError) in try FileSystem.remove(path) } }
+                reusableSegment = number
+                tornTail(path: path, offset: 0, droppedBytes: bytes.count, reason: "segment header incomplete")
+                return .complete
+            }
             do throws(StoreError) {
-                try apply(record, to: list, path: path, offset: start, segment: number)
+                try LogSegment.checkHeader(bytes, replica: replica, number: number, path: path)
             } catch {
+                try damaged(error, path: path, cutAt: 0)
+                return .cut
+            }
+            let scanner = LogScanner(bytes, from: LogSegment.headerSize)
+            scan = (bytes.count, scanner.records, scanner.end, nil)
+        }
+        var start = LogSegment.headerSize
+        for (index, (record, end)) in scan.records.enumerated() {
+            do throws(StoreError) {
+                try apply(
+                    record, to: list, path: path, offset: start, segment: number, decodedAhead: scan.changes != nil)
+            } catch {
+                if scan.changes != nil {
+                    // The log is cut here: only the change records before this one are replayed, read again.
+                    let bytes = try systemStep { () throws(SystemError) in try FileSystem.readFile(path) }
+                    var offset = LogSegment.headerSize
+                    for (earlier, earlierEnd) in LogScanner(bytes, from: offset).records[..<index] {
+                        try apply(earlier, to: list, path: path, offset: offset, segment: number, decodedAhead: false)
+                        offset = earlierEnd
+                    }
+                }
                 try damaged(error, path: path, cutAt: start)
                 return .cut
             }
@@ -227,16 +261,17 @@ struct Recovery<Element: Codable & Sendable> {
             }
             start = end
         }
-        switch scanner.end {
+        if let changes = scan.changes { combination?.add(changes) }
+        switch scan.end {
         case .clean:
-            lastReplayed = (number, bytes.count)
-            replayedBytes += bytes.count
+            lastReplayed = (number, scan.byteCount)
+            replayedBytes += scan.byteCount
             return .complete
         case .torn(let offset, let reason) where isLast:
             if modifiesFiles {
                 try systemStep { () throws(SystemError) in try FileSystem.truncateFile(path, to: offset) }
             }
-            tornTail(path: path, offset: offset, droppedBytes: bytes.count - offset, reason: reason)
+            tornTail(path: path, offset: offset, droppedBytes: scan.byteCount - offset, reason: reason)
             lastReplayed = (number, offset)
             replayedBytes += offset
             return .complete
@@ -246,12 +281,15 @@ struct Recovery<Element: Codable & Sendable> {
         }
     }
 
-    /// Applies `record`, at `offset` of segment `segment` (the file at `path`).
+    /// Applies `record`, at `offset` of segment `segment` (the file at `path`); a change record only
+    /// when it was not `decodedAhead`.
     private mutating func apply(
-        _ record: LogRecord, to list: ReplicatedList<Element>, path: String, offset: Int, segment: UInt64
+        _ record: LogRecord, to list: ReplicatedList<Element>, path: String, offset: Int, segment: UInt64,
+        decodedAhead: Bool
     ) throws(StoreError) {
         switch record {
         case .localChange(let bytes), .mergedChanges(let bytes):
+            if decodedAhead { return }
             func notDecoding(_ error: BinaryDecodingError) -> StoreError {
                 .corrupt(path: path, offset: offset, reason: "record does not decode: \(error)")
             }
