@@ -247,7 +247,7 @@ struct Recovery<Element: Codable & Sendable> {
                     // The log is cut here: only the change records before this one are replayed, read again.
                     let bytes = try systemStep { () throws(SystemError) in try FileSystem.readFile(path) }
                     var offset = LogSegment.headerSize
-                    for (earlier, earlierEnd) in LogScanner(bytes, from: offset).records[..<index] {
+                    for (earlier, earlierEnd) in LogScanner(bytes, from: offset).records.prefix(index) {
                         try apply(earlier, to: list, path: path, offset: offset, segment: number, decodedAhead: false)
                         offset = earlierEnd
                     }
