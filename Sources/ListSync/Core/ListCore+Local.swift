@@ -196,7 +196,7 @@ extension ListCore {
             let slot = order.remove(at: offset - removedBefore)
             precondition(rows[slot].placeholder == nil, "remove a placeholder with removePlaceholder")
             let id = rows[slot].id
-            tombstones.insert(id, deletedBy: nextStamp(&change, for: id))
+            tombstones.insertNew(id, deletedBy: nextStamp(&change, for: id))
             if !fieldRegisters.isEmpty { fieldRegisters[id] = nil }
             rows.remove(slot)
             touched.freedSlots.append(slot)

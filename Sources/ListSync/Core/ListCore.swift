@@ -137,12 +137,14 @@ struct ListCore {
             if let incomingFields {
                 for register in incomingFields.values { clock = max(clock, register.stamp.lamport) }
             }
-            if tombstones[update.id] != nil {
+            // A live row is never a tombstone: the tombstones are looked up only for the others.
+            let slot = rows.slot(of: update.id)
+            if slot == nil, tombstones[update.id] != nil {
                 if update.deletion.isSet { tombstones.insert(update.id, deletedBy: update.deletion) }
                 plans.append(Plan())
                 continue
             }
-            var plan = Plan(slot: rows.slot(of: update.id))
+            var plan = Plan(slot: slot)
             let record = plan.slot.map { rows[$0] }
             plan.wasVisible = plan.slot.map(rows.isVisible) ?? false
             plan.deletes = update.deletion.isSet
@@ -180,7 +182,7 @@ struct ListCore {
                     rows.remove(slot)
                     touched.freedSlots.append(slot)
                 }
-                tombstones.insert(update.id, deletedBy: update.deletion)
+                tombstones.insertNew(update.id, deletedBy: update.deletion)  // not a tombstone: checked above
                 touched.valueSlots.append(nil)
                 continue
             }
