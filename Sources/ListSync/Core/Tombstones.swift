@@ -102,28 +102,19 @@ struct Tombstones {
 
     /// Records that `id` was deleted by `stamp`; of two deletes the smaller stamp is kept.
     mutating func insert(_ id: RowID, deletedBy stamp: Stamp) {
-        precondition(index.count == ids.count, "tombstones added in bulk are not indexed yet")
-        let existing = ids.withUnsafeBufferPointer { ids in
-            index.insert(Int32(ids.count), for: id, unlessPresent: { ids[Int($0)] })
-        }
-        if let existing {
-            if stamp < stamps[Int(existing)] { stamps[Int(existing)] = stamp }
+        if let slot = slot(of: id) {
+            if stamp < stamps[Int(slot)] { stamps[Int(slot)] = stamp }
             return
         }
         if let kept = runStamp(of: id) {
-            guard stamp < kept else {
-                index.remove(Int32(ids.count), for: id)
-                return
-            }
+            guard stamp < kept else { return }
             overrides += 1
         }
-        ids.append(id)
-        stamps.append(stamp)
-        compactIfLarge()
+        insertNew(id, deletedBy: stamp)
     }
 
-    /// Records that `id`, which is not deleted yet (a live row, or one not known), was deleted by `stamp`:
-    /// ``insert(_:deletedBy:)`` without looking for an earlier delete.
+    /// Records that `id`, which has no point (a row not deleted yet, or one of a run whose stamp this
+    /// lowers), was deleted by `stamp`: ``insert(_:deletedBy:)`` without looking for an earlier delete.
     mutating func insertNew(_ id: RowID, deletedBy stamp: Stamp) {
         precondition(index.count == ids.count, "tombstones added in bulk are not indexed yet")
         index.insert(Int32(ids.count), for: id)

@@ -38,8 +38,9 @@ struct Recovery<Element: Codable & Sendable> {
     private var replayedBytes = 0
     /// The size of the snapshot loaded (0 when none was).
     private var snapshotBytes = 0
-    /// Log segments whose change records were decoded while the snapshot loaded, by number.
-    private var decodedAhead: [UInt64: LogPredecoding.Segment] = [:]
+    /// Log segments whose change records were decoded while the snapshot loaded, by number; each is
+    /// taken out as its segment is replayed.
+    private var segmentsDecodedAhead: [UInt64: LogPredecoding.Segment] = [:]
 
     /// Opens the replica in `directory`.
     static func open(directory: String, options: StoreOptions) throws(StoreError) -> Recovered {
@@ -82,7 +83,7 @@ struct Recovery<Element: Codable & Sendable> {
             _ = predecoding?.finish()
             throw error
         }
-        decodedAhead = predecoding?.finish() ?? [:]
+        segmentsDecodedAhead = predecoding?.finish() ?? [:]
         let nextSegment = try replayLog(into: list, from: firstSegment, replica: replica)
         try systemStep { () throws(SystemError) in try directory.removeSegments(below: firstSegment) }
         let floor = Swift.max(reservedThrough + 1, list.nextOperationCounter)
@@ -217,7 +218,7 @@ struct Recovery<Element: Codable & Sendable> {
                 byteCount: Int, records: [(record: LogRecord, end: Int)], end: LogScanner.End,
                 changes: ChangeSet.Combination?
             )
-        if combination != nil, let ahead = decodedAhead[number] {
+        if combination != nil, let ahead = segmentsDecodedAhead.removeValue(forKey: number) {
             scan = (ahead.byteCount, ahead.records, ahead.end, ahead.changes)
         } else {
             let bytes = try systemStep { () throws(SystemError) in try FileSystem.readFile(path) }
