@@ -131,15 +131,9 @@ extension ListCore {
         precondition(moving.allSatisfy { !rows.isPlaceholder($0) }, "a placeholder cannot be moved")
         // Already contiguous and landing where they are: nothing to do.
         if last - first + 1 == offsets.count && destination >= first && destination <= last + 1 { return ListChange() }
-        // Take the rows out first (the finger is in the leaf of the last one), contiguous runs last run
-        // first so that the earlier ones keep their indexes; then place them among the remaining rows.
-        var end = offsets.count
-        while end > 0 {
-            var start = end - 1
-            while start > 0 && offsets[start - 1] == offsets[start] - 1 { start -= 1 }
-            order.removeSubrange(offsets[start]..<(offsets[end - 1] + 1))
-            end = start
-        }
+        // Take the rows out first (the finger is in the leaf of the last one), then place them among the
+        // remaining rows.
+        order.remove(atOffsets: offsets)
         let target = destination - offsets.lazy.filter { $0 < destination }.count
         let displaced = place(count: offsets.count, at: target, jitterSeed: change.firstCounter)
         guard displaced.isEmpty else {
@@ -191,10 +185,12 @@ extension ListCore {
         guard var change = beginChange() else { return ListChange() }
         guard !offsets.isEmpty else { return ListChange() }
         precondition(offsets.first! >= 0 && offsets.last! < count, "remove offsets out of range 0..<\(count)")
-        // Ascending, each index shifted down by the rows removed before it.
-        for (removedBefore, offset) in offsets.enumerated() {
-            let slot = order.remove(at: offset - removedBefore)
-            precondition(rows[slot].placeholder == nil, "remove a placeholder with removePlaceholder")
+        var removing = CompactArray<Int32>()
+        removing.reserveCapacity(offsets.count)
+        for offset in offsets { removing.append(order.fingerSlot(at: offset)) }
+        precondition(!removing.contains { rows.isPlaceholder($0) }, "remove a placeholder with removePlaceholder")
+        order.remove(atOffsets: offsets)
+        for slot in removing {
             let id = rows[slot].id
             tombstones.insertNew(id, deletedBy: nextStamp(&change, for: id))
             if !fieldRegisters.isEmpty { fieldRegisters[id] = nil }

@@ -344,13 +344,15 @@ struct OrderIndex {
 
     /// Inserts `slot`, whose key is `key`, at `index` like ``insert(_:bound:at:rows:)``, without descending
     /// when the finger's leaf holds the place: after its first entry (so no bound changes), before its end
-    /// unless that is the end of the index, and with room (so nothing splits).
+    /// unless that is the end of the index, and with room (so nothing splits). Otherwise it descends, and
+    /// moves the finger to the new entry's leaf, so that the next rows of a block go in without one.
     /// - Complexity: O(height) then, else O(log n)
     mutating func insert(_ slot: Int32, key: borrowing PositionKey, at index: Int, rows: borrowing RowTable) {
         guard finger.version == version, index > finger.start, index < finger.end || index == count,
             index <= finger.end, finger.end - finger.start < Self.leafCapacity
         else {
             insert(slot, bound: rows.bound(of: slot), at: index, rows: rows)
+            _ = fingerPosition(at: index)
             return
         }
         put(slot, head: key.head, inLeaf: finger.leaf, at: index - finger.start)
@@ -456,6 +458,19 @@ struct OrderIndex {
     mutating func remove(at index: Int) -> Int32 {
         precondition(index >= 0 && index < count, "index \(index) out of range 0..<\(count)")
         return removeFromFinger(index..<(index + 1)) ?? removeRun(at: index, upTo: 1).first
+    }
+
+    /// Removes the entries at `offsets` (ascending, no repeats): each stretch of consecutive offsets at once,
+    /// the last stretch first so that the earlier ones keep their indexes.
+    /// - Complexity: O(k + s log n) for k entries in s stretches, each in one leaf
+    mutating func remove(atOffsets offsets: CompactArray<Int>) {
+        var end = offsets.count
+        while end > 0 {
+            var start = end - 1
+            while start > 0 && offsets[start - 1] == offsets[start] - 1 { start -= 1 }
+            removeSubrange(offsets[start]..<(offsets[end - 1] + 1))
+            end = start
+        }
     }
 
     /// Removes the entries in `range`, one descent per leaf they are in (none in the finger's leaf).
