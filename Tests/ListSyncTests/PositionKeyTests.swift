@@ -33,6 +33,34 @@ struct PositionKeyTests {
         }
     }
 
+    /// A writer who fixes a typo a few rows back and carries on where they were continues the run they
+    /// were typing (forward at the end, backward at the top): the next key is the run's next one, as long
+    /// as the last, instead of a new run nested one level deeper.
+    @Test func carryingOnAfterAnEditElsewhereContinuesTheRun() {
+        let list = ReplicatedList<String>(replicaID: ReplicaID(42))
+        list.append(contentsOf: ["t", "y", "p", "e", "d"])
+        for _ in 0..<3 { list.append("x") }
+        let last = list.positionKey(at: list.count - 1)
+        list.insert("fix", at: 2)
+        list.append("more")
+        let next = list.positionKey(at: list.count - 1)
+        #expect(last < next)
+        #expect(
+            next.count == last.count && Array(next.bytes.dropLast()) == Array(last.bytes.dropLast()),
+            "\(last) then \(next)")
+
+        for _ in 0..<3 { list.insert("top", at: 0) }
+        let first = list.positionKey(at: 0)
+        list.insert("fix", at: 4)
+        list.insert("top", at: 0)
+        let before = list.positionKey(at: 0)
+        #expect(before < first)
+        #expect(
+            before.count == first.count && Array(before.bytes.dropLast()) == Array(first.bytes.dropLast()),
+            "\(before) then \(first)")
+        list._checkInvariants()
+    }
+
     enum Pattern: String, CaseIterable {
         case append, prepend, afterFirst, beforeLast, random, dragToTop, randomMove
     }

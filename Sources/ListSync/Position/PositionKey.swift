@@ -195,9 +195,11 @@ public struct PositionKey: Hashable, Comparable, Sendable, CustomStringConvertib
     }
 
     /// Whether the key is `prefix` followed by exactly one ``RunInteger``: a key of the run `prefix`.
+    @inline(__always)
     func isRunKey(of prefix: PositionKey) -> Bool {
-        prefix.count < count && RunInteger.encodedLength(head: self[prefix.count]) == count - prefix.count
-            && hasPrefix(prefix)
+        // The first word rules out most keys before any byte is read.
+        prefix.count < count && Self.leading(word0, prefix.count) == prefix.word0
+            && RunInteger.encodedLength(head: byte(at: prefix.count)) == count - prefix.count && hasPrefix(prefix)
     }
 
     /// The bytes of the key.
