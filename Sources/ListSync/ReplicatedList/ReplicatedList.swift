@@ -150,11 +150,11 @@ public final class ReplicatedList<Element: Codable & Sendable> {
     /// Stores decoded values for the slots the core's latest change touched (``ListCore/touched``) and
     /// returns its batch, `change`, recorded in the open transaction; `undecodableValues` are the values,
     /// by offset, that did not decode, and `wholes` the whole-value registers, by offset, to keep as
-    /// bytes (``wholeValues``).
+    /// bytes (``wholeValues``); nil for none (a local edit: no dictionary is made for it).
     @inlinable
     func store(
         _ change: ListChange, values newValues: (Int) -> Element?,
-        undecodable undecodableValues: [Int: UndecodableValue] = [:], wholes: [Int: ChangeSet.Payload] = [:]
+        undecodable undecodableValues: [Int: UndecodableValue]? = nil, wholes: [Int: ChangeSet.Payload]? = nil
     ) -> ListChange {
         let slotCount = core.rows.records.count
         while values.count < slotCount { values.append(nil) }
@@ -163,18 +163,18 @@ public final class ReplicatedList<Element: Codable & Sendable> {
             guard let slot else { continue }
             values[Int(slot)] = newValues(offset)
         }
-        if !undecodable.isEmpty || !undecodableValues.isEmpty {
+        if !undecodable.isEmpty || undecodableValues?.isEmpty == false {
             for slot in core.touched.freedSlots { undecodable[slot] = nil }
             for (offset, slot) in core.touched.valueSlots.enumerated() {
                 guard let slot else { continue }
-                undecodable[slot] = undecodableValues[offset]
+                undecodable[slot] = undecodableValues?[offset]
             }
         }
-        if !wholeValues.isEmpty || !wholes.isEmpty {
+        if !wholeValues.isEmpty || wholes?.isEmpty == false {
             for slot in core.touched.freedSlots { wholeValues[slot] = nil }
             for (offset, slot) in core.touched.valueSlots.enumerated() {
                 guard let slot else { continue }
-                wholeValues[slot] = wholes[offset]
+                wholeValues[slot] = wholes?[offset]
             }
         }
         return recorded(change)
