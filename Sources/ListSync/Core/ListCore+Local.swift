@@ -125,8 +125,7 @@ extension ListCore {
         guard var change = beginChange() else { return ListChange() }
         guard let first = offsets.first, let last = offsets.last else { return ListChange() }
         precondition(first >= 0 && last < count, "move offsets out of range 0..<\(count)")
-        var moving = CompactArray<Int32>()
-        for offset in offsets { moving.append(order.fingerSlot(at: offset)) }
+        let moving = order.fingerSlots(at: offsets)
         for slot in moving { rows.prefetch(slot) }
         precondition(moving.allSatisfy { !rows.isPlaceholder($0) }, "a placeholder cannot be moved")
         // Already contiguous and landing where they are: nothing to do.
@@ -185,9 +184,7 @@ extension ListCore {
         guard var change = beginChange() else { return ListChange() }
         guard !offsets.isEmpty else { return ListChange() }
         precondition(offsets.first! >= 0 && offsets.last! < count, "remove offsets out of range 0..<\(count)")
-        var removing = CompactArray<Int32>()
-        removing.reserveCapacity(offsets.count)
-        for offset in offsets { removing.append(order.fingerSlot(at: offset)) }
+        let removing = order.fingerSlots(at: offsets)
         precondition(!removing.contains { rows.isPlaceholder($0) }, "remove a placeholder with removePlaceholder")
         order.remove(atOffsets: offsets)
         for slot in removing {

@@ -225,6 +225,15 @@ struct OrderIndex {
         leafSlots[fingerPosition(at: index)]
     }
 
+    /// The slots at `offsets`, each read as by ``fingerSlot(at:)``: offsets that lie close together
+    /// share the finger's leaf.
+    mutating func fingerSlots(at offsets: CompactArray<Int>) -> CompactArray<Int32> {
+        var slots = CompactArray<Int32>()
+        slots.reserveCapacity(offsets.count)
+        for offset in offsets { slots.append(fingerSlot(at: offset)) }
+        return slots
+    }
+
     /// The key of the entry at `index`, from its head in the finger's leaf (moved there as by
     /// ``fingerSlot(at:)``), or from its row's record when the head does not hold the whole key.
     /// - Complexity: O(1) in the finger's leaf, else O(log n)
