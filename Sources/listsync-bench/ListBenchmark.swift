@@ -93,7 +93,7 @@ struct KeyStatistics {
 
     init<Value: Codable & Sendable>(_ list: ReplicatedList<Value>) {
         guard !list.isEmpty else { return }
-        let lengths = (0..<list.count).map { list.positionKey(at: $0).count }.sorted()
+        let lengths = (0..<list.count).map { list.storedPositionKeyLength(at: $0) }.sorted()
         average = Double(lengths.reduce(0, +)) / Double(lengths.count)
         percentile99 = lengths[min(lengths.count - 1, lengths.count * 99 / 100)]
         maximum = lengths.last ?? 0

@@ -12,10 +12,10 @@ struct CanonicalTablesTests {
         var coverage = DotRanges()
         coverage.insert(1...1, of: ReplicaID(5))
         let stampOnly = RowUpdate(
-            id: row, position: PositionKey([0x80]), positionStamp: inserted,
+            id: row, position: PositionKey([0x00, 0x40]), positionStamp: inserted,
             valueStamp: Stamp(lamport: 2, dot: Dot(replica: ReplicaID(7), counter: 1)))
         let payloadOnly = RowUpdate(
-            id: RowID(replica: ReplicaID(5), counter: 2), position: PositionKey([0x81]),
+            id: RowID(replica: ReplicaID(5), counter: 2), position: PositionKey([0x00, 0x41]),
             positionStamp: Stamp(lamport: 2, dot: RowID(replica: ReplicaID(5), counter: 2)))
         coverage.insert(2...2, of: ReplicaID(5))
         let changes = ChangeSet(
@@ -23,7 +23,7 @@ struct CanonicalTablesTests {
             payloads: [nil, ChangeSet.Payload(typeIdentifier: "public.json", bytes: [0x31])])
         let bytes = changes.encoded()
         // magic, version, kind; one replica (5); no type.
-        #expect(Array(bytes.prefix(13)) == [0x4C, 0x53, 2, 1, 1, 5, 0, 0, 0, 0, 0, 0, 0])
+        #expect(Array(bytes.prefix(13)) == [0x4C, 0x53, 4, 1, 1, 5, 0, 0, 0, 0, 0, 0, 0])
         #expect(bytes[13] == 0)
         #expect(try ChangeSet(decoding: bytes).rowCount == 2)
     }

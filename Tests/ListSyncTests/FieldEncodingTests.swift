@@ -95,15 +95,21 @@ struct FieldEncodingTests {
         #expect(viaA.changes(since: VersionVector()).encoded() == viaB.changes(since: VersionVector()).encoded())
     }
 
-    /// Change sets without field registers are written in format 2, as before (so older releases read
-    /// them); with field registers, in format 3, which must name at least one field.
-    @Test func formatTwoIsWrittenWithoutFieldRegisters() throws {
+    /// Change sets without field registers are written in format 4 (format 2 with keys of levels);
+    /// with field registers, in format 5 (format 3 with them), which must name at least one field.
+    /// Formats 2 and 3 are still read.
+    @Test func formatFourIsWrittenWithoutFieldRegisters() throws {
         let version2 = HandEncoded.uncoveredInsert(covering: true)
         #expect(version2[2] == 2)
         let changes = try ChangeSet(decoding: version2)
-        #expect(changes.fields.isEmpty && changes.encoded() == version2)
+        let reencoded = changes.encoded()
+        #expect(changes.fields.isEmpty && reencoded[2] == 4 && reencoded.count == version2.count + 1)
+        #expect(try ChangeSet(decoding: reencoded) == changes)
         let withFields = Self.fieldChange(fragment: Array("true".utf8)).encoded()
-        #expect(withFields[2] == 3)
+        #expect(withFields[2] == 5)
+        var withFieldsVersion3 = withFields
+        withFieldsVersion3[2] = 3
+        #expect(try ChangeSet(decoding: withFieldsVersion3) == ChangeSet(decoding: withFields))
         // Version 3 with an empty field name table (what no encoder writes).
         var noNames = Array(version2.prefix(4 + 9 + 24))
         noNames[2] = 3
@@ -226,7 +232,7 @@ struct FieldEncodingTests {
     }
 
     static let workedExample = """
-        4c 53 03 01 01 01 00 00 00 00 00 00 00 00 01 04 64 6f 6e 65 01 00 01 01 00 01 02 01 00 02 01 02 00 00 00 \
+        4c 53 05 01 01 01 00 00 00 00 00 00 00 00 01 04 64 6f 6e 65 01 00 01 01 00 01 02 01 00 02 01 02 00 00 00 \
         02 01 00 02 01 00 02 01 04 00 00 00 02 01 01 02 01 00 02 01 05 04 74 72 75 65
         """
 }

@@ -29,12 +29,32 @@ struct HostileChangeSetTests {
             ? extremes.randomElement(using: &generator)! : UInt64.random(in: 1...1_000, using: &generator)
     }
 
-    /// A valid position key of 1 to 300 random bytes.
+    /// A valid position key (portable, as change sets hold them) of 1 to 3 levels, sometimes up to 60:
+    /// random sub-ranges, tags naming no replica, this replica, its peer or a stranger, and run integers
+    /// small or at the limits of what a key may hold (``RunInteger/decodableRange``).
     static func key(_ generator: inout SplitMix64) -> PositionKey {
-        let length = Int.random(in: 0..<10, using: &generator) == 0 ? Int.random(in: 1...300, using: &generator) : 3
-        var bytes = (0..<length).map { _ in UInt8.random(in: 0...255, using: &generator) }
-        if bytes[bytes.count - 1] == 0 { bytes[bytes.count - 1] = 1 }
-        return PositionKey(bytes)
+        let levels =
+            Int.random(in: 0..<10, using: &generator) == 0
+            ? Int.random(in: 1...60, using: &generator) : Int.random(in: 1...3, using: &generator)
+        let replicas: [ReplicaID?] = [nil, target, peer, ReplicaID(1), ReplicaID(UInt64.max)]
+        let limits = RunInteger.decodableRange
+        let integers: [Int64] = [limits.lowerBound, limits.lowerBound + 1, -65, -64, 0, 63, 64, limits.upperBound]
+        var key = PositionKey.empty
+        for level in 0..<levels {
+            var digits = (0..<Int.random(in: 0...3, using: &generator)).map { _ in
+                Int64.random(in: 0..<KeyGrammar.digitBase, using: &generator)
+            }
+            if let last = digits.last, last == 0 { digits[digits.count - 1] = 1 }
+            for byte in KeyGrammar.bytes(ofDigits: digits, offset: 0x40) { key.append(byte) }
+            KeyGrammar.appendPortable(replicas.randomElement(using: &generator)!, to: &key)
+            var integer =
+                Bool.random(using: &generator)
+                ? integers.randomElement(using: &generator)! : Int64.random(in: -300...300, using: &generator)
+            // Keys never end in a zero byte: the last integer is one whose encoding does not.
+            while level == levels - 1 && !RunInteger.endsInNonZeroByte(integer) { integer -= 1 }
+            RunInteger.append(integer, to: &key)
+        }
+        return key
     }
 
     /// A value: usually a short string; sometimes large, another type, or bytes that are not UTF-8 JSON.
@@ -228,7 +248,7 @@ struct HostileChangeSetTests {
         case 0:
             update.valueStamp = operation
             payload = ChangeSet.Payload(typeIdentifier: ValueCoding.plainText, bytes: Array("x".utf8)[...])
-        case 1: (update.position, update.positionStamp) = (PositionKey([0x80]), operation)
+        case 1: (update.position, update.positionStamp) = (PositionKey([0x00, 0x40]), operation)
         default: update.deletion = operation
         }
         var coverage = DotRanges()

@@ -99,22 +99,18 @@ struct PlaceholderTests {
         #expect(peer.pendingCount == 0 && !peer.contains(where: \.isPending))
     }
 
-    /// A placeholder `…` shown at 1 in `a b c` on replica 1 and a row `x` the peer inserted concurrently
-    /// into the same gap, merged: replica IDs chosen so that both draw the same jitter (jitter mixes the
-    /// replica ID, the next counter and, for a placeholder, its number), so the two get equal keys: the
-    /// rare tie, made certain.
+    /// A placeholder `…` shown at 1 in `a b c` on replica 1 and a row `x` of another replica with the
+    /// same key (``TiedKeys``), merged.
     func tiedPlaceholder() throws -> (
         local: ReplicatedList<String>, peer: ReplicatedList<String>, mirror: BatchMirror<String>, id: PlaceholderID
     ) {
-        let local = ReplicatedList<String>(replicaID: ReplicaID(1))
-        let peer = ReplicatedList<String>(replicaID: ReplicaID((1 << 32) | 4))
-        local.append(contentsOf: ["a", "b", "c"])
-        try peer.merge(local.changes(since: peer.versionVector))
+        let (local, peer) = try pair(["a", "b", "c"])
         var mirror = BatchMirror(Array(local))
         let (ids, shown) = local.insertPlaceholders(showing: ["…"], at: 1)
         try mirror.apply(shown, from: local)
-        peer.insert("x", at: 1)
-        try mirror.apply(local.merge(peer.changes(since: local.versionVector)), from: local)
+        let tied = try TiedKeys.insert("x", withKeyAt: 1, of: local, writer: ReplicaID(4))
+        try peer.merge(tied)
+        try mirror.apply(local.merge(tied), from: local)
         return (local, peer, mirror, ids[0])
     }
 

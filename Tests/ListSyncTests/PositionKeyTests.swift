@@ -98,8 +98,9 @@ struct PositionKeyTests {
             let key = list.positionKey(at: index)
             if let previous { #expect(previous < key, "keys not strictly increasing at \(index)") }
             previous = key
-            total += key.count
-            longest = max(longest, key.count)
+            let length = list.storedPositionKeyLength(at: index)
+            total += length
+            longest = max(longest, length)
         }
         list._checkInvariants()
         let average = Double(total) / Double(list.count)

@@ -11,7 +11,7 @@ struct StampRangeTests {
         var coverage = DotRanges()
         coverage.insert(row.counter...row.counter, of: row.replica)
         let stamp = Stamp(lamport: lamport, dot: row)
-        let update = RowUpdate(id: row, position: PositionKey([0x80]), positionStamp: stamp, valueStamp: stamp)
+        let update = RowUpdate(id: row, position: PositionKey([0x00, 0x40]), positionStamp: stamp, valueStamp: stamp)
         let payload = ChangeSet.Payload(typeIdentifier: ValueCoding.plainText, bytes: Array(value.utf8)[...])
         return ChangeSet(coverage: coverage, updates: [update], payloads: [payload]).encoded()
     }

@@ -124,6 +124,10 @@ extension ListCore {
         do {
             var encoded = try EncodedUpdates(buffer, as: .snapshot)
             values.types = encoded.types
+            // An empty replica labels replicas as the snapshot ranks them: its keys are then taken as they are.
+            labels = ReplicaLabels(ranksOf: encoded.replicas, and: replica)
+            allocator = KeyAllocator(tag: labels.label(of: replica))
+            encoded.labelKeys(with: encoded.replicas.map { labels.label(of: $0) })
             values.slots.reserveCapacity(encoded.count)
             values.values.reserveCapacity(encoded.count)
             let deletions = try encoded.deletionCount()

@@ -55,7 +55,7 @@ extension ListCore {
         precondition(index >= 0 && index <= self.count, "insert index \(index) out of range 0...\(self.count)")
         guard var change = beginChange() else { return ListChange() }
         guard count > 0 else { return ListChange() }
-        let displaced = place(count: count, at: index, jitterSeed: change.firstCounter)
+        let displaced = place(count: count, at: index)
         if displaced.isEmpty {
             touched.valueSlots.reserveCapacity(count)
             for offset in 0..<count {
@@ -105,7 +105,7 @@ extension ListCore {
         precondition(!rows.isPlaceholder(slot), "a placeholder cannot be moved")
         guard source != destination else { return ListChange() }
         order.remove(at: source)
-        let displaced = place(count: 1, at: destination, jitterSeed: change.firstCounter)
+        let displaced = place(count: 1, at: destination)
         guard displaced.isEmpty else {
             order.insert(slot, bound: rows.bound(of: slot), at: source, rows: rows)
             return mergeMoves(of: [slot] + displaced, change: &change)
@@ -134,7 +134,7 @@ extension ListCore {
         // remaining rows.
         order.remove(atOffsets: offsets)
         let target = destination - offsets.lazy.filter { $0 < destination }.count
-        let displaced = place(count: offsets.count, at: target, jitterSeed: change.firstCounter)
+        let displaced = place(count: offsets.count, at: target)
         guard displaced.isEmpty else {
             // Rows must be displaced: put the moving rows back where they were and merge the moves.
             for (offset, slot) in zip(offsets, moving) {
@@ -160,7 +160,7 @@ extension ListCore {
         if index > 0 { _ = order.fingerSlot(at: index - 1) }
     }
 
-    /// Gives the moving row in `slot`, taken out of the order, the position `key` (from ``place(count:at:jitterSeed:)``)
+    /// Gives the moving row in `slot`, taken out of the order, the position `key` (from ``place(count:at:)``)
     /// and puts it back in at `index`.
     private mutating func land(_ slot: Int32, key: PositionKey, at index: Int, change: inout LocalChange) {
         rows[slot].key = key
@@ -259,7 +259,7 @@ extension ListCore {
     /// breaks the tie). No key lies strictly between equal keys, so rows right after the destination
     /// that share the key of the row before it are displaced (by slot): they get keys after the new ones.
     /// A displaced placeholder is re-keyed locally; it stays right after the new rows.
-    private mutating func place(count: Int, at destination: Int, jitterSeed: UInt64) -> [Int32] {
+    private mutating func place(count: Int, at destination: Int) -> [Int32] {
         // Neighbours are usually in one leaf: the order's finger descends only when leaving the last leaf
         // read (where the caller then inserts without a descent).
         let lower = destination > 0 ? order.fingerKey(at: destination - 1, rows: rows) : .empty
@@ -272,9 +272,7 @@ extension ListCore {
             upper = upperIndex < self.count ? order.fingerKey(at: upperIndex, rows: rows) : .empty
         }
         placedKeys.removeAllKeepingSmallBuffer()
-        allocator.allocate(
-            count: count + displaced.count, after: lower, before: upper,
-            jitter: SplitMix64.mix(replica.rawValue ^ jitterSeed), into: &placedKeys)
+        allocator.allocate(count: count + displaced.count, after: lower, before: upper, into: &placedKeys)
         return displaced
     }
 }

@@ -21,9 +21,7 @@ extension ListCore {
         // A copy of the allocator: a placeholder that is withdrawn leaves no trace in the run state either.
         var scratch = allocator
         var keys: [PositionKey] = []
-        scratch.allocate(
-            count: count, after: lower, before: upper,
-            jitter: SplitMix64.mix(replica.rawValue ^ nextCounter ^ (nextPlaceholder << 32)), into: &keys)
+        scratch.allocate(count: count, after: lower, before: upper, into: &keys)
         var ids: [PlaceholderID] = []
         for (offset, key) in keys.enumerated() {
             let id = PlaceholderID(rawValue: nextPlaceholder)

@@ -26,11 +26,12 @@ extension ListCore {
         var waiting = UpdateList()
         var others = UpdateList()
         var fields: [RowID: FieldRegisters] = [:]
+        var converter = KeyGrammar.Converter(from: .label)
         func visit(_ slot: Int32) {
             let record = rows[slot]
             var update = RowUpdate(id: record.id)
             if record.positionStamp.isSet && !covers(record.positionStamp.dot) {
-                update.position = record.key
+                update.position = labels.widened(record.key, using: &converter)
                 update.positionStamp = record.positionStamp
             }
             let carriesValue = record.valueStamp.isSet && !covers(record.valueStamp.dot)
@@ -118,9 +119,16 @@ extension ListCore {
     @usableFromInline
     mutating func merge(_ changes: ChangeSet, hiding: Set<Int>) -> ListChange {
         markSeen(changes.coverage)
-        for update in changes.updates { keepCountersAbove(update.id) }
+        var updates = changes.updates
+        var converter = KeyGrammar.Converter(from: .portable)
+        for offset in updates.indices {
+            keepCountersAbove(updates[offset].id)
+            if let key = updates[offset].position {
+                updates[offset].position = labels.narrowed(key, using: &converter)
+            }
+        }
         for row in changes.fields.keys { keepCountersAbove(row) }
-        return apply(changes.updates, fields: changes.fields, hiding: hiding)
+        return apply(updates, fields: changes.fields, hiding: hiding)
     }
 
     /// Checks that every operation in `updates` is accounted for by `coverage` or was seen already,

@@ -28,8 +28,10 @@ struct ListCore {
     /// The field registers of rows whose values are JSON objects, each newer than its row's value stamp
     /// (docs/field-registers.md); rows without any have no entry.
     @usableFromInline var fieldRegisters: [RowID: FieldRegisters] = [:]
+    /// The labels of the replicas this replica's keys name (keys enter and leave in portable form).
+    var labels: ReplicaLabels
     /// Local run state for position keys.
-    var allocator = KeyAllocator()
+    var allocator: KeyAllocator
     /// The keys the latest local insert or move placed, in a buffer kept between operations so that
     /// placing allocates nothing.
     var placedKeys: [PositionKey] = []
@@ -44,6 +46,8 @@ struct ListCore {
     /// Creates an empty replica.
     init(replica: ReplicaID) {
         self.replica = replica
+        labels = ReplicaLabels(replica: replica)
+        allocator = KeyAllocator(tag: labels.label(of: replica))
     }
 
     /// The number of visible rows, placeholders included.

@@ -1,11 +1,12 @@
 /// Allocates position keys between neighbours so that runs stay short and never interleave.
 ///
-/// A fresh allocation between keys `lower` and `upper` picks a prefix `T` at the shortest length that
-/// leaves at least 256 candidates strictly inside the gap, near the middle of the gap with 8 bits of
-/// jitter, and returns `T + RunInteger(i)` keys. Every key with prefix `T` lies inside the gap, so `T`
-/// is a sub-range that belongs to this allocation: another replica allocating concurrently into the
-/// same gap picks a different prefix (except with probability 1/256), and the two runs cannot
-/// interleave. A block of k rows gets k keys sharing `T`.
+/// Keys follow ``KeyGrammar``: levels of a sub-range `T`, the allocating replica's tag and a run
+/// integer. A fresh allocation of k rows between keys `lower` and `upper` gives them k keys that share
+/// one prefix ending in this replica's tag, at the first level where the bounds differ or one level
+/// deeper along `lower`; every key with that prefix lies inside the gap. Another replica allocating
+/// into the same gap concurrently computes the same level and writes its own tag there, so the two
+/// runs' keys lie in disjoint intervals and never interleave, whatever happens next: no randomness, no
+/// probability (docs/interleaving.md has the argument).
 ///
 /// When a replica inserts again right after a row of one of its two most recent runs (a forward run,
 /// like appending or typing, also after deleting some of the run's rows), or right before one (a
@@ -13,10 +14,9 @@
 /// with the next or previous run integer, so key length grows with the logarithm of the run's length
 /// instead of halving the gap each time. Two runs, because writers go back: they fix a typo a few words
 /// earlier and carry on typing where they were, which then continues the run instead of nesting a new
-/// one inside it (the clownschool trace's keys average 8.2 bytes instead of 32.1).
+/// one inside it (the clownschool trace's keys average 8 bytes instead of 32).
 ///
-/// The allocator's run state is local to the replica and never replicated. It is pure: the jitter is
-/// an input.
+/// The allocator's run state is local to the replica and never replicated. It is pure.
 struct KeyAllocator: Sendable {
     /// A run: a sub-range prefix and the lowest and highest run integers allocated in it.
     private struct Run: Sendable {
@@ -25,25 +25,24 @@ struct KeyAllocator: Sendable {
         var highest: Int64
     }
 
-    /// Minimum number of candidate prefixes in the gap: 8 bits of jitter.
-    static let candidates: Int64 = 256
+    /// This replica's tag, a label of its ``ReplicaLabels``.
+    private let tag: [UInt8]
 
     /// The most recent run and the one before it, which the next allocation may continue; none while
     /// the prefix is empty.
     private var run = Run(prefix: .empty, lowest: 0, highest: 0)
     private var previousRun = Run(prefix: .empty, lowest: 0, highest: 0)
 
-    /// Creates an allocator with no run.
-    init() {}
+    /// Creates an allocator with no run, for the replica labelled `tag`.
+    init(tag: [UInt8]) { self.tag = tag }
 
     /// Appends to `keys` `count` increasing keys strictly between `lower` and `upper`, where an empty
     /// key (``PositionKey/empty``) stands for the list's start or end.
     ///
     /// Bounds are not optional: copying an optional key costs a generic value-witness call.
-    /// - Precondition: `lower < upper` when both are given, and both are valid keys.
-    /// - Parameter jitter: random bits choosing where in the gap a fresh run starts.
+    /// - Precondition: `lower < upper` when both are given, and both are valid labelled keys.
     mutating func allocate(
-        count: Int, after lower: PositionKey, before upper: PositionKey, jitter: UInt64, into keys: inout [PositionKey]
+        count: Int, after lower: PositionKey, before upper: PositionKey, into keys: inout [PositionKey]
     ) {
         precondition(count > 0, "allocate at least one key")
         if lower.count > 0 && upper.count > 0 {
@@ -56,8 +55,15 @@ struct KeyAllocator: Sendable {
             swap(&run, &previousRun)
             return
         }
-        let prefix = Self.freshPrefix(after: lower, before: upper, jitter: jitter)
-        let (first, last) = Self.appendKeys(prefix, from: -Int64(min(count, 128) / 2), count: count, step: 1, to: &keys)
+        let start = keys.count
+        var (prefix, integer) = freshRun(count: count, after: lower, before: upper)
+        var (first, last) = Self.appendKeys(prefix, from: integer, count: count, step: 1, to: &keys)
+        if !(lower.count == 0 || lower < keys[start]) || !(upper.count == 0 || keys[keys.count - 1] < upper) {
+            // The integers chosen next to a bound's ran into it (a block too large for the room left).
+            keys.removeSubrange(start...)
+            (prefix, integer) = nestedRun(count: count, after: lower, before: upper)
+            (first, last) = Self.appendKeys(prefix, from: integer, count: count, step: 1, to: &keys)
+        }
         swap(&previousRun, &run)
         run = Run(prefix: prefix, lowest: first, highest: last)
     }
@@ -122,39 +128,132 @@ struct KeyAllocator: Sendable {
         return (lowest, highest)
     }
 
-    /// A prefix `T` such that every key extending it lies strictly between `lower` and `upper`.
-    ///
-    /// Treats the first m bytes of keys as base-256 numbers: the valid m-byte prefixes are the numbers
-    /// in `[lo, hi)`, where `lo` is `lower`'s first m bytes (plus one when `lower` is longer than m, since
-    /// a prefix of `lower` would include keys below it) and `hi` is `upper`'s first m bytes. m grows from
-    /// just past the common prefix until the gap holds ``candidates`` prefixes. Up to seven bytes, both
-    /// numbers are read from the keys' first words at once; past that, the difference grows a digit at a
-    /// time.
-    static func freshPrefix(after lower: PositionKey, before upper: PositionKey, jitter: UInt64) -> PositionKey {
-        let common = upper.count == 0 ? 0 : lower.commonPrefixCount(with: upper)
-        let cap: Int64 = 1 << 40
-        var difference: Int64 = 0  // hi - (lower's first m bytes), a base-256 number
-        var length = common
-        var gap: Int64 = 0
-        repeat {
-            if length < 7 {
-                // The first `length + 1` bytes as numbers below 2^56; past a key's end its digits are zero,
-                // and the list's end is 256^(length + 1).
-                let shift = UInt64(56 - 8 * length)
-                let upperDigits = upper.count == 0 ? Int64(1) << (64 - shift) : Int64(upper.word0 >> shift)
-                difference = upperDigits - Int64(lower.word0 >> shift)
-            } else {
-                let upperDigit = length < upper.count ? Int64(upper.byte(at: length)) : 0
-                let lowerDigit = length < lower.count ? Int64(lower.byte(at: length)) : 0
-                difference = min(difference * 256 + upperDigit - lowerDigit, cap)
+    /// The prefix and first integer of a fresh run of `count` keys between `lower` and `upper` (empty:
+    /// the list's start or end), at the first level `j` where they differ, with `a` and `b` their levels
+    /// there:
+    /// - `a` and `b` share `T` and this replica's tag, with room between their integers: the integers
+    ///   between, at the middle;
+    /// - `a` and `b` share `T`, and this replica's tag is `a`'s, `b`'s or between theirs: after `a`'s
+    ///   integer, before `b`'s, or centred on 0;
+    /// - `a` and `b` differ in `T`: a `T` between theirs;
+    /// - otherwise one level deeper along `lower`, above its level `j + 1` (past level `j`, `upper` bounds
+    ///   nothing), or nested under `lower` when it has no such level (``nestedRun(count:after:before:)``).
+    /// `lower` a proper prefix of `upper` (or the start of the list), or `upper` the list's end: see
+    /// ``nestedRun(count:after:before:)`` and the code. Every choice depends only on the bounds and on how
+    /// this replica's ID compares with the tags in them, so two replicas allocating into one gap choose
+    /// the same level, and their tags there keep their runs apart.
+    private func freshRun(
+        count: Int, after lower: PositionKey, before upper: PositionKey
+    ) -> (prefix: PositionKey, integer: Int64) {
+        let center = -Int64(min(count, 128) / 2)
+        // The first level at which the bounds differ, `a` in `lower` and `b` in `upper`, read in step
+        // (no arrays: this runs for every fresh allocation).
+        let common = lower.commonPrefixCount(with: upper)
+        var shared = 0
+        var a: KeyGrammar.Level?
+        var b: KeyGrammar.Level?
+        while true {
+            a = shared < lower.count ? KeyGrammar.level(of: lower, at: shared, tags: .label) : nil
+            // A level of `lower` inside the bytes both share is also `upper`'s: it need not be read twice.
+            guard let level = a, common >= level.end, level.end < upper.count else { break }
+            shared = level.end
+        }
+        b = shared < upper.count ? KeyGrammar.level(of: upper, at: shared, tags: .label) : nil
+        guard let a else {
+            // `lower` is the list's start or a proper prefix of `upper`.
+            return nestedRun(count: count, after: lower, before: upper)
+        }
+        guard let b else {
+            // `upper` is the list's end: a `T` above `a`'s.
+            var prefix = lower.prefix(a.start)
+            appendAbove(lower, a, to: &prefix)
+            return (prefix, center)
+        }
+        let aTag = KeyGrammar.compare(tag, lower, a.tagStart..<a.integerStart)
+        let bTag = KeyGrammar.compare(tag, upper, b.tagStart..<b.integerStart)
+        if a.tagStart == b.tagStart && common >= a.tagStart {
+            // The same `T`.
+            var prefix = lower.prefix(a.tagStart)
+            for byte in tag { prefix.append(byte) }
+            if aTag == 0 && bTag == 0 {
+                let room = b.value - a.value - 1
+                if room >= Int64(count) + Int64(count) / 128 + 2 {
+                    return (prefix, a.value + 1 + (room - Int64(count)) / 2)
+                }
+            } else if aTag == 0 {
+                return (prefix, a.value + 1)
+            } else if bTag == 0 {
+                return (prefix, b.value - 16 - Int64(count) - Int64(count) / 128)
+            } else if aTag > 0 && bTag < 0 {
+                return (prefix, center)
             }
-            length += 1
-            gap = difference - (lower.count > length ? 1 : 0)
-            precondition(length < 1 << 16, "no room between keys")
-        } while gap < candidates
-        let window = min(gap, candidates)
-        let offset = UInt64((gap - window) / 2) + jitter % UInt64(window)
-        // prefix = lower's first `length` bytes (+1 when lower is longer) + offset, in base 256.
-        return lower.prefix(length, plus: offset + (lower.count > length ? 1 : 0))
+        } else {
+            var prefix = lower.prefix(shared)
+            append(
+                KeyGrammar.between(Self.digits(lower, a), Self.digits(upper, b), base: KeyGrammar.digitBase),
+                to: &prefix)
+            return (prefix, center)
+        }
+        if a.end < lower.count, let next = KeyGrammar.level(of: lower, at: a.end, tags: .label) {
+            // One level deeper along `lower`: above its next level, under its levels up to `j`.
+            var prefix = lower.prefix(a.end)
+            appendAbove(lower, next, to: &prefix)
+            return (prefix, center)
+        }
+        return nestedRun(count: count, after: lower, before: upper)
+    }
+
+    /// Appends a `T` above that of `level` in `key`, then this replica's tag.
+    private func appendAbove(_ key: PositionKey, _ level: KeyGrammar.Level, to prefix: inout PositionKey) {
+        if level.tagStart == level.start {
+            // Above the empty `T`: the middle digit, without the arithmetic.
+            prefix.append(0x40 + UInt8(KeyGrammar.digitBase))
+            for byte in tag { prefix.append(byte) }
+            return
+        }
+        append(KeyGrammar.between(Self.digits(key, level), nil, base: KeyGrammar.digitBase), to: &prefix)
+    }
+
+    /// The prefix and first integer of a run nested right under `lower`, below `upper`: `lower + tag`
+    /// when `lower` is not a prefix of `upper` (every key extending `lower` is then below `upper`); when
+    /// it is (or `lower` is the list's start), `lower + tag` if this level sorts below `upper`'s next
+    /// level (an empty `T` below a `T`, a lower tag, or this replica's tag with integers before `upper`'s),
+    /// else under a structural level below `upper`'s: `lower + (0x00, i) + tag`.
+    private func nestedRun(
+        count: Int, after lower: PositionKey, before upper: PositionKey
+    ) -> (prefix: PositionKey, integer: Int64) {
+        let center = -Int64(min(count, 128) / 2)
+        var prefix = lower
+        guard upper.count > 0, upper.hasPrefix(lower),
+            let b = KeyGrammar.level(of: upper, at: lower.count, tags: .label)
+        else {
+            for byte in tag { prefix.append(byte) }
+            return (prefix, center)
+        }
+        let bTag = KeyGrammar.compare(tag, upper, b.tagStart..<b.integerStart)
+        if b.tagStart > b.start || bTag < 0 {
+            for byte in tag { prefix.append(byte) }
+            return (prefix, center)
+        }
+        if bTag == 0 && b.value - 16 - 2 * Int64(count) > RunInteger.range.lowerBound {
+            for byte in tag { prefix.append(byte) }
+            return (prefix, b.value - 16 - Int64(count) - Int64(count) / 128)
+        }
+        prefix.append(KeyGrammar.structural)
+        let structuralTag = upper.byte(at: b.tagStart) == KeyGrammar.structural
+        RunInteger.append(structuralTag ? b.value - 1 : 0, to: &prefix)
+        for byte in tag { prefix.append(byte) }
+        return (prefix, center)
+    }
+
+    /// The digits of the `T` of `level` in `key`.
+    private static func digits(_ key: PositionKey, _ level: KeyGrammar.Level) -> [Int64] {
+        (level.start..<level.tagStart).map { Int64((key.byte(at: $0) - 0x40) >> 1) }
+    }
+
+    /// Appends `T` of `digits`, then this replica's tag.
+    private func append(_ digits: [Int64], to prefix: inout PositionKey) {
+        for byte in KeyGrammar.bytes(ofDigits: digits, offset: 0x40) { prefix.append(byte) }
+        for byte in tag { prefix.append(byte) }
     }
 }

@@ -114,58 +114,9 @@ public struct PositionKey: Hashable, Comparable, Sendable, CustomStringConvertib
         }
     }
 
-    /// The inline word `index` (0, 1 or 2): bytes `8 * index..<8 * index + 8`.
-    private subscript(word index: Int) -> UInt64 {
-        get { index == 0 ? word0 : index == 1 ? word1 : word2 }
-        set {
-            switch index {
-            case 0: word0 = newValue
-            case 1: word1 = newValue
-            default: word2 = newValue
-            }
-        }
-    }
-
-    /// No bytes: not a valid key, but the start of one built with ``append(_:)`` or ``prefix(_:plus:)``, and
+    /// No bytes: not a valid key, but the start of one built with ``append(_:)``, and
     /// the list's start or end where the key allocator takes a bound.
     static let empty = PositionKey([UInt8]())
-
-    /// The first `length` bytes, zero-padded past the end, plus `addend`, both read as base-256 numbers:
-    /// the start of a key, to be completed with ``append(_:)``.
-    func prefix(_ length: Int, plus addend: UInt64) -> PositionKey {
-        if length < 8 {
-            // The first `length` bytes as one number (past the key's end its bytes are zero), plus `addend`.
-            let shift = UInt64(64 - 8 * length)
-            let (sum, overflow) = (word0 >> shift).addingReportingOverflow(addend)
-            precondition(!overflow && sum >> UInt64(8 * length) == 0, "prefix overflow")
-            return PositionKey(head: sum << shift | UInt64(length)).unsafelyUnwrapped
-        }
-        var key = prefix(min(length, count))
-        if length <= Self.inlineCapacity {
-            key.count = length  // the inline bytes past the end are zero
-        } else {
-            while key.count < length { key.append(0) }
-        }
-        var carry = addend
-        var index = length - 1  // the byte the carry is added to
-        while carry > 0 {
-            precondition(index >= 0, "prefix overflow")
-            guard index < Self.inlineCapacity else {
-                let sum = UInt64(key.tail.unsafelyUnwrapped[index - Self.inlineCapacity]) + (carry & 0xFF)
-                key.tail![index - Self.inlineCapacity] = UInt8(truncatingIfNeeded: sum)
-                carry = (carry >> 8) + (sum >> 8)
-                index -= 1
-                continue
-            }
-            // Add the carry's bits that fall in this word at once; the rest carries into the word before.
-            let shift = UInt64(56 - 8 * (index % 8))
-            let (sum, overflow) = key[word: index / 8].addingReportingOverflow(carry &<< shift)
-            key[word: index / 8] = sum
-            carry = (carry >> (64 - shift)) + (overflow ? 1 : 0)
-            index = index / 8 * 8 - 1
-        }
-        return key
-    }
 
     /// `word` with only its first `bytes` bytes kept, the rest zero (as in a shorter key's padding).
     private static func leading(_ word: UInt64, _ bytes: Int) -> UInt64 {

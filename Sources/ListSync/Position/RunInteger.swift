@@ -46,6 +46,42 @@ enum RunInteger {
         return (UInt8(0x3F - (length - 1)), UInt64(value - low), length)
     }
 
+    /// The integers a decoded key may hold: those of at most 7 bytes past the head, so that the
+    /// allocator always finds room for a run (2^31 rows and slack) below and above any of them inside
+    /// ``range``.
+    static let decodableRange: ClosedRange<Int64> = (-(1 << 55))...(1 << 55)
+
+    /// The integer encoded at `offset` in `key`, moving `offset` past it; nil when the bytes there are
+    /// not an encoding or it lies outside ``decodableRange``.
+    static func decode(_ key: PositionKey, at offset: inout Int) -> Int64? {
+        guard offset < key.count else { return nil }
+        let head = key.byte(at: offset)
+        let length = encodedLength(head: head)
+        guard length > 0, offset + length <= key.count else { return nil }
+        var payload: UInt64 = 0
+        for index in offset + 1..<offset + length { payload = payload << 8 | UInt64(key.byte(at: index)) }
+        offset += length
+        let value: Int64
+        if head >= 0x40 && head <= 0xBF {
+            value = Int64(head) - 0x80
+        } else if head >= 0xC0 {
+            // The bands of lengths 1..<n start at 64 and cover 256 + 256^2 + ...
+            var base: UInt64 = 64
+            for band in 1..<(length - 1) { base += 1 << (8 * UInt64(band)) }
+            let (sum, overflow) = base.addingReportingOverflow(payload)
+            guard length <= 8, !overflow, sum <= UInt64(range.upperBound) else { return nil }
+            value = Int64(sum)
+        } else {
+            guard length <= 8 else { return nil }
+            var high: Int64 = -65
+            for band in 1..<(length - 1) { high -= Int64(1) << (8 * Int64(band)) }
+            let low = high - (Int64(1) << (8 * Int64(length - 1))) + 1
+            value = low + Int64(payload)
+        }
+        // Compared bound by bound: `contains` on the range went through generic code here.
+        return value >= decodableRange.lowerBound && value <= decodableRange.upperBound ? value : nil
+    }
+
     /// The length of the encoding whose head byte is `head`.
     static func encodedLength(head: UInt8) -> Int {
         switch head {

@@ -11,6 +11,7 @@ extension ReplicatedList {
     /// A pending placeholder as a rebuilt list needs it back.
     fileprivate struct PendingPlaceholder {
         let id: PlaceholderID
+        /// In portable form.
         let key: PositionKey
         let value: Element
     }
@@ -20,7 +21,7 @@ extension ReplicatedList {
     package var localState: LocalState {
         LocalState(
             placeholders: core.rows.placeholders.map { id, slot in
-                PendingPlaceholder(id: id, key: core.rows[slot].key, value: value(inSlot: slot))
+                PendingPlaceholder(id: id, key: core.labels.widened(core.rows[slot].key), value: value(inSlot: slot))
             },
             undoHistory: undoHistory)
     }
@@ -30,7 +31,9 @@ extension ReplicatedList {
     /// - Complexity: O(p log n) for p placeholders.
     package func restore(_ state: LocalState) {
         for placeholder in state.placeholders {
-            _ = store(core.restorePlaceholder(placeholder.id, key: placeholder.key)) { _ in placeholder.value }
+            // The rebuilt list may label replicas differently: the key travels in portable form.
+            let key = core.labels.narrowed(placeholder.key)
+            _ = store(core.restorePlaceholder(placeholder.id, key: key)) { _ in placeholder.value }
         }
         undoHistory = state.undoHistory
         recordsUndo = state.undoHistory != nil

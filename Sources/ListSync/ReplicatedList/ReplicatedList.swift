@@ -140,9 +140,15 @@ public final class ReplicatedList<Element: Codable & Sendable> {
         index(forRow: id).map { self[$0] }
     }
 
-    /// The position key of the visible row at `index` (for diagnostics and key-length measurements).
+    /// The position key of the visible row at `index`, in the form every replica shares (its tags name
+    /// replicas by ID), so a row's key is the same on every replica that has it (for diagnostics).
+    /// - Complexity: O(log n + key length)
+    public func positionKey(at index: Int) -> PositionKey { core.labels.widened(core.record(at: index).key) }
+
+    /// The number of bytes the position key of the visible row at `index` takes in this replica's memory,
+    /// where its tags are short labels: what key-length measurements report.
     /// - Complexity: O(log n)
-    public func positionKey(at index: Int) -> PositionKey { core.record(at: index).key }
+    public func storedPositionKeyLength(at index: Int) -> Int { core.record(at: index).key.count }
 
     /// Whether the row `id` was deleted (deletion is final).
     public func isDeleted(_ id: RowID) -> Bool { core.isDeleted(id) }

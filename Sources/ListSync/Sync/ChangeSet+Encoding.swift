@@ -1,6 +1,6 @@
-/// ListSync's binary format for change sets and snapshots: version 3 when they hold field registers,
-/// else version 2 (byte for byte what earlier releases wrote, so they keep reading it); version 1 is
-/// still read. Protocol.md specifies it byte by byte.
+/// ListSync's binary format for change sets and snapshots: version 5 when they hold field registers,
+/// else version 4; versions 1 to 3, whose keys are plain bytes from before keys had levels, are still
+/// read (their keys mapped into the grammar of levels). Protocol.md specifies it byte by byte.
 extension ChangeSet {
     /// What the encoded bytes hold.
     enum Kind: UInt8 {
@@ -10,9 +10,9 @@ extension ChangeSet {
 
     static let magic: [UInt8] = [0x4C, 0x53]  // "LS"
     /// The format version written for change sets and snapshots that hold field registers.
-    static let formatVersion: UInt8 = 3
+    static let formatVersion: UInt8 = 5
     /// The format version written for those that hold none.
-    static let formatVersionWithoutFields: UInt8 = 2
+    static let formatVersionWithoutFields: UInt8 = 4
 
     /// Flag bits of an encoded row update.
     fileprivate enum Flag {
@@ -104,7 +104,16 @@ extension ChangeSet {
         for (update, payload) in zip(updates, payloads) {
             let written = UpdateColumnWriter.registers(of: update, payload: payload)
             replicaSet.insert(update.id.replica)
-            if written.position { replicaSet.insert(update.positionStamp.dot.replica) }
+            if written.position {
+                replicaSet.insert(update.positionStamp.dot.replica)
+                if let key = update.position {
+                    for level in KeyGrammar.levels(of: key, tags: .portable) ?? [] {
+                        if let replica = KeyGrammar.portableReplica(key, tagAt: level.tagStart) {
+                            replicaSet.insert(replica)
+                        }
+                    }
+                }
+            }
             if written.value { replicaSet.insert(update.valueStamp.dot.replica) }
             if update.deletion.isSet { replicaSet.insert(update.deletion.dot.replica) }
             if written.value, let type = payload?.typeIdentifier, typeIndex[type] == nil {
@@ -181,6 +190,8 @@ struct EncodedUpdates {
     let count: Int
     /// The type identifiers values refer to.
     let types: [String]
+    /// The replica table, in increasing ID order.
+    let replicas: [ReplicaID]
     private var reader: BinaryReader
     private var columns: UpdateColumnReader
 
@@ -195,10 +206,11 @@ struct EncodedUpdates {
         let layout: RunLengthReader.Layout
         switch version {
         case 1: layout = .pairs
-        case ChangeSet.formatVersionWithoutFields, ChangeSet.formatVersion: layout = .groups
+        case 2...ChangeSet.formatVersion: layout = .groups
         default: throw .unsupportedVersion(version)
         }
-        let hasFields = version >= 3
+        let hasFields = version == 3 || version == ChangeSet.formatVersion
+        let hasLevels = version >= ChangeSet.formatVersionWithoutFields
         let foundKind = try reader.readByte()
         guard foundKind == kind.rawValue else { throw .wrongKind(expected: kind.rawValue, found: foundKind) }
 
@@ -225,7 +237,7 @@ struct EncodedUpdates {
 
         var names: [String] = []
         if hasFields {
-            // Canonical: a change set without field registers is written in version 2.
+            // Canonical: a change set without field registers is written in version 2 or 4.
             let countOffset = reader.offset
             let nameCount = try reader.readCount()
             guard nameCount > 0 else { throw .notCanonical(offset: countOffset) }
@@ -260,8 +272,9 @@ struct EncodedUpdates {
         self.coverage = coverage
 
         count = try reader.readCount()
+        self.replicas = replicas
         columns = try UpdateColumnReader(
-            from: &reader, layout: layout, replicas: replicas, typeCount: types.count,
+            from: &reader, layout: layout, replicas: replicas, keysHaveLevels: hasLevels, typeCount: types.count,
             fieldNames: hasFields ? names : nil)
     }
 
@@ -283,6 +296,12 @@ struct EncodedUpdates {
     /// The number of updates that are deletions, read ahead from the flags alone (to reserve room).
     func deletionCount() throws(BinaryDecodingError) -> Int {
         try columns.deletionCount(of: count)
+    }
+
+    /// Makes the keys of the updates read next carry `tags[r]` for each tag naming the replica of rank `r`
+    /// in ``replicas``, instead of its portable tag: one label per replica, of the replica loading them.
+    mutating func labelKeys(with tags: [[UInt8]]) {
+        columns.tags = tags
     }
 
     /// Throws unless every update was read and no bytes follow.
@@ -314,6 +333,8 @@ private struct UpdateColumnWriter {
     private var fieldLength = RunLengthWriter()
     private var fieldBytes = BinaryWriter()
     private var previousCounter: UInt64 = 0
+    /// Writes the keys' tags as ranks.
+    private var keys = KeyGrammar.Converter(from: .portable)
     private var previousKey: [UInt8] = []
     private var previousStampCounter: UInt64 = 0
 
@@ -343,7 +364,13 @@ private struct UpdateColumnWriter {
         rowCounter.append(signed: Int64(bitPattern: update.id.counter &- previousCounter))
         previousCounter = update.id.counter
         if hasPosition, let key = update.position {
-            let bytes = key.bytes
+            // The tags as ranks of the replica table (keys of a change set are valid and portable).
+            let replicaIndex = self.replicaIndex
+            let bytes = keys.convert(key) { key, tag, result in
+                let rank = replicaIndex[KeyGrammar.portableReplica(key, tagAt: tag.lowerBound)!]!
+                KeyGrammar.rankLabel(Int(rank), of: replicaIndex.count, into: &result)
+                return true
+            }!.bytes
             var shared = 0
             while shared < min(bytes.count, previousKey.count) && bytes[shared] == previousKey[shared] { shared += 1 }
             keyShared.append(UInt64(shared))
@@ -410,8 +437,25 @@ private struct UpdateColumnReader {
     /// The field registers of the update read last.
     private(set) var fields: FieldRegisters?
     private let replicas: [ReplicaID]
+    /// Whether keys follow ``KeyGrammar`` with rank labels (versions 4 and 5), not plain bytes.
+    private let keysHaveLevels: Bool
+    /// Gives decoded keys their tags.
+    private var converter = KeyGrammar.Converter(from: .label)
+    /// The tag decoded keys get for each replica of the table: portable ones unless set otherwise.
+    var tags: [[UInt8]] {
+        didSet {
+            tagsAreRanks = tags.indices.allSatisfy { rank in
+                var label = PositionKey.empty
+                KeyGrammar.rankLabel(rank, of: tags.count, into: &label)
+                return label.bytes == tags[rank]
+            }
+        }
+    }
+    /// Whether ``tags`` are the ranks' labels themselves, so that keys are only checked.
+    private var tagsAreRanks = false
     private let typeCount: Int
     private var previousCounter: UInt64 = 0
+    /// The previous key as encoded (the next one shares a prefix with it).
     private var previousKey = PositionKey([])
     private var previousStampCounter: UInt64 = 0
     /// Where the row ID column starts: the offset of an error about row IDs as a whole (one that comes
@@ -422,8 +466,8 @@ private struct UpdateColumnReader {
     /// run-length columns are grouped as `layout`; format 3's field columns follow when `fieldNames`
     /// is not nil.
     init(
-        from reader: inout BinaryReader, layout: RunLengthReader.Layout, replicas: [ReplicaID], typeCount: Int,
-        fieldNames: [String]?
+        from reader: inout BinaryReader, layout: RunLengthReader.Layout, replicas: [ReplicaID], keysHaveLevels: Bool,
+        typeCount: Int, fieldNames: [String]?
     ) throws(BinaryDecodingError) {
         func column() throws(BinaryDecodingError) -> BinaryReader {
             let start = reader.offset
@@ -453,7 +497,37 @@ private struct UpdateColumnReader {
         }
         self.fieldNames = fieldNames ?? []
         self.replicas = replicas
+        self.keysHaveLevels = keysHaveLevels
+        tags = replicas.map { replica in
+            var tag = PositionKey.empty
+            KeyGrammar.appendPortable(replica, to: &tag)
+            return tag.bytes
+        }
         self.typeCount = typeCount
+    }
+
+    /// The key `encoded`, read from the keys' columns at `offset`, with this reader's tags; for versions 1 to 3, the plain bytes `b1 ... bn`
+    /// as the levels `(0x00, b1 - 192) ... (0x00, bn - 192)`, which order like the bytes did.
+    private mutating func key(_ encoded: PositionKey, at offset: Int) throws(BinaryDecodingError) -> PositionKey {
+        guard keysHaveLevels else {
+            var key = PositionKey.empty
+            for index in 0..<encoded.count {
+                key.append(KeyGrammar.structural)
+                RunInteger.append(Int64(encoded.byte(at: index)) - 192, to: &key)
+            }
+            return key
+        }
+        let tags = self.tags
+        let key =
+            tagsAreRanks
+            ? converter.checked(encoded) { key, tag in KeyGrammar.rank(ofLabel: key, tag, count: tags.count) != nil }
+            : converter.convert(encoded) { key, tag, result in
+                guard let rank = KeyGrammar.rank(ofLabel: key, tag, count: tags.count) else { return false }
+                for byte in tags[rank] { result.append(byte) }
+                return true
+            }
+        guard let key else { throw .invalidPositionKey(offset: offset) }
+        return key
     }
 
     /// The replica numbered `index`, whose encoding is at `offset`.
@@ -504,7 +578,7 @@ private struct UpdateColumnReader {
                 throw .invalidPositionKey(offset: suffixLength > 0 ? suffixStart : keySuffixLength.valueOffset)
             }
             previousKey = key
-            position = key
+            position = try self.key(key, at: suffixLength > 0 ? suffixStart : keySuffixLength.valueOffset)
             positionStamp = try nextStamp(byInsert: bits & Flag.positionByInsert != 0, id: id)
         }
         if hasValue {

@@ -69,7 +69,7 @@ struct PositionKeyLengths: Hashable, Sendable, Encodable {
     /// The key lengths of `list`'s confirmed rows.
     /// - Complexity: O(n) for n rows.
     init(_ list: ReplicatedList<Entry>) {
-        let lengths = list.indices.filter { !list[$0].isPending }.map { list.positionKey(at: $0).count }
+        let lengths = list.indices.filter { !list[$0].isPending }.map { list.storedPositionKeyLength(at: $0) }
         averageBytes = lengths.isEmpty ? 0 : Double(lengths.reduce(0, +)) / Double(lengths.count)
         maximumBytes = lengths.max() ?? 0
     }

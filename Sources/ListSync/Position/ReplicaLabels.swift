@@ -1,0 +1,105 @@
+/// The labels a replica's keys use in memory for the replicas that allocated them: short tags
+/// (``KeyGrammar/TagForm/label``) ordered like the replica IDs, so that keys still compare as bytes.
+///
+/// A replica heard of for the first time gets a label between those of its neighbours in ID order, and
+/// a label never changes, so no key is ever rewritten. Keys leave and enter the replica in portable form
+/// (``widened(_:)``, ``narrowed(_:)``). The first 31 replicas, in any order, mostly get one-byte labels;
+/// replicas that keep arriving between the same two neighbours lengthen the labels there by a byte per
+/// five of them.
+struct ReplicaLabels: Sendable {
+    /// The replicas known, in increasing ID order.
+    private var replicas: [ReplicaID] = []
+    /// Their labels' bytes, in the same order, which is also the labels' order.
+    private var labels: [[UInt8]] = []
+
+    /// Labels that know `replica` alone.
+    init(replica: ReplicaID) {
+        replicas = [replica]
+        labels = [KeyGrammar.bytes(ofDigits: [KeyGrammar.labelBase / 2], offset: 0)]
+    }
+
+    /// Labels that give `replicas` (increasing IDs) the labels of their ranks in a change set's replica
+    /// table (``KeyGrammar/rankLabel(_:of:into:)``), so that its keys need no translation, and `replica`
+    /// a label too.
+    init(ranksOf replicas: [ReplicaID], and replica: ReplicaID) {
+        self.replicas = replicas
+        labels = replicas.indices.map { rank in
+            var label = PositionKey.empty
+            KeyGrammar.rankLabel(rank, of: replicas.count, into: &label)
+            return label.bytes
+        }
+        _ = label(of: replica)
+    }
+
+    /// The number of replicas with a label.
+    var count: Int { replicas.count }
+
+    /// The label of `replica`, given one now if it has none.
+    /// - Complexity: O(log r) for r replicas, O(r) when `replica` is new.
+    mutating func label(of replica: ReplicaID) -> [UInt8] {
+        let index = lowerBound(of: replica)
+        if index < replicas.count && replicas[index] == replica { return labels[index] }
+        let low = index > 0 ? KeyGrammar.digits(labels[index - 1], offset: 0) : []
+        let high = index < labels.count ? KeyGrammar.digits(labels[index], offset: 0) : nil
+        let digits = KeyGrammar.between(low, high, base: KeyGrammar.labelBase)
+        let label = KeyGrammar.bytes(ofDigits: digits, offset: 0)
+        replicas.insert(replica, at: index)
+        labels.insert(label, at: index)
+        return label
+    }
+
+    /// The replica whose label is at byte range `tag` of `key`, or nil when no replica has that label.
+    /// - Complexity: O(log r) label comparisons for r replicas.
+    func replica(labelled key: PositionKey, _ tag: Range<Int>) -> ReplicaID? {
+        var (low, high) = (0, labels.count)
+        while low < high {
+            let middle = (low + high) / 2
+            let order = KeyGrammar.compare(labels[middle], key, tag)
+            if order == 0 { return replicas[middle] }
+            if order < 0 { low = middle + 1 } else { high = middle }
+        }
+        return nil
+    }
+
+    /// `key` (of this replica, labelled) in portable form; `converter` (from labels) carries what the
+    /// previous key had in common with it.
+    /// - Precondition: every tag of `key` is a label of this table.
+    func widened(_ key: PositionKey, using converter: inout KeyGrammar.Converter) -> PositionKey {
+        converter.convert(key) { key, tag, result in
+            guard let replica = replica(labelled: key, tag) else { return false }
+            KeyGrammar.appendPortable(replica, to: &result)
+            return true
+        }.unsafelyUnwrapped
+    }
+
+    /// `key` (of this replica, labelled) in portable form.
+    func widened(_ key: PositionKey) -> PositionKey {
+        var converter = KeyGrammar.Converter(from: .label)
+        return widened(key, using: &converter)
+    }
+
+    /// `key` (portable, valid) with this table's labels, labelling the replicas it names that have none;
+    /// `converter` (from portable tags) carries what the previous key had in common with it.
+    mutating func narrowed(_ key: PositionKey, using converter: inout KeyGrammar.Converter) -> PositionKey {
+        converter.convert(key) { key, tag, result in
+            for byte in label(of: KeyGrammar.portableReplica(key, tagAt: tag.lowerBound)!) { result.append(byte) }
+            return true
+        }.unsafelyUnwrapped
+    }
+
+    /// `key` (portable, valid) with this table's labels, labelling the replicas it names that have none.
+    mutating func narrowed(_ key: PositionKey) -> PositionKey {
+        var converter = KeyGrammar.Converter(from: .portable)
+        return narrowed(key, using: &converter)
+    }
+
+    /// The index of the first replica not below `replica`.
+    private func lowerBound(of replica: ReplicaID) -> Int {
+        var (low, high) = (0, replicas.count)
+        while low < high {
+            let middle = (low + high) / 2
+            if replicas[middle] < replica { low = middle + 1 } else { high = middle }
+        }
+        return low
+    }
+}

@@ -1,0 +1,148 @@
+import Testing
+
+@testable import ListSync
+
+/// The grammar of keys (``KeyGrammar``), the labels of replicas and the run integers against their
+/// definitions, on random inputs.
+struct KeyGrammarTests {
+    /// Random digits in `base`, 0 to 5 of them, not ending in 0.
+    static func digits(_ generator: inout SplitMix64, base: Int64) -> [Int64] {
+        var digits = (0..<Int(generator.next() % 6)).map { _ in
+            // Extreme digits often, so that carries and full digits come up.
+            [0, 1, base - 1].randomElement(using: &generator)!
+        }
+        if let last = digits.last, last == 0 { digits[digits.count - 1] = 1 }
+        return digits
+    }
+
+    /// The fraction `digits` stand for, compared exactly: lexicographically, shorter (zero-padded) first.
+    static func precedes(_ a: [Int64], _ b: [Int64]) -> Bool {
+        for index in 0..<max(a.count, b.count) {
+            let (x, y) = (index < a.count ? a[index] : 0, index < b.count ? b[index] : 0)
+            if x != y { return x < y }
+        }
+        return false
+    }
+
+    @Test(arguments: [KeyGrammar.digitBase, KeyGrammar.labelBase])
+    func betweenLiesStrictlyBetweenAndNeverEndsInZero(base: Int64) {
+        var generator = SplitMix64(seed: UInt64(base))
+        for _ in 0..<20_000 {
+            var (low, high) = (Self.digits(&generator, base: base), Self.digits(&generator, base: base))
+            if Self.precedes(high, low) { swap(&low, &high) }
+            let upper: [Int64]? = generator.next() % 5 == 0 || !Self.precedes(low, high) ? nil : high
+            let middle = KeyGrammar.between(low, upper, base: base)
+            #expect(Self.precedes(low, middle), "\(low) < \(middle)")
+            if let upper { #expect(Self.precedes(middle, upper), "\(middle) < \(upper)") }
+            #expect(middle.last.map { $0 != 0 } == true && middle.allSatisfy { (0..<base).contains($0) })
+            // Bytes order like the fractions (what keys compare).
+            let (lowBytes, middleBytes) = (
+                KeyGrammar.bytes(ofDigits: low, offset: 0x40), KeyGrammar.bytes(ofDigits: middle, offset: 0x40)
+            )
+            #expect(lowBytes.lexicographicallyPrecedes(middleBytes))
+        }
+    }
+
+    @Test func betweenStaysShortWhenOneGapIsSplitOverAndOver() {
+        // Always just above the lower bound: one more digit every few splits, never a failure.
+        var high: [Int64] = [1]
+        for _ in 0..<500 { high = KeyGrammar.between([], high, base: KeyGrammar.labelBase) }
+        #expect(high.count <= 500 / 4 + 2 && high.last != 0)
+    }
+
+    @Test func runIntegersDecodeToWhatWasEncoded() {
+        var generator = SplitMix64(seed: 3)
+        let limits = RunInteger.decodableRange
+        for step in 0..<50_000 {
+            let value: Int64 =
+                switch step % 3 {
+                case 0: Int64.random(in: -70_000...70_000, using: &generator)
+                case 1: Int64.random(in: limits, using: &generator)
+                default:
+                    [limits.lowerBound, limits.upperBound, -65, -64, 63, 64, 319, 320].randomElement(using: &generator)!
+                }
+            var key = PositionKey.empty
+            RunInteger.append(value, to: &key)
+            var offset = 0
+            #expect(RunInteger.decode(key, at: &offset) == value && offset == key.count, "\(value)")
+            // Truncated, it is no integer.
+            if key.count > 1 {
+                var short = 0
+                #expect(RunInteger.decode(PositionKey(key.bytes.dropLast()), at: &short) == nil)
+            }
+        }
+        for outside in [limits.lowerBound - 1, limits.upperBound + 1, RunInteger.range.upperBound] {
+            var key = PositionKey.empty
+            RunInteger.append(outside, to: &key)
+            var offset = 0
+            #expect(RunInteger.decode(key, at: &offset) == nil, "\(outside) is outside what keys may hold")
+        }
+    }
+
+    @Test func rankLabelsOrderLikeRanksAndReadBack() {
+        for count in [1, 2, 30, 31, 32, 100, 961, 962, 2_000] {
+            var previous: [UInt8]?
+            for rank in 0..<count {
+                var key = PositionKey.empty
+                KeyGrammar.rankLabel(rank, of: count, into: &key)
+                #expect(key.count == KeyGrammar.rankWidth(of: count) && key.bytes.allSatisfy { $0 < 0x40 })
+                #expect(key.byte(at: key.count - 1) > 1, "a label never ends in the digit 0")
+                #expect(KeyGrammar.rank(ofLabel: key, 0..<key.count, count: count) == rank)
+                if let previous { #expect(previous.lexicographicallyPrecedes(key.bytes)) }
+                previous = key.bytes
+            }
+        }
+        var tooHigh = PositionKey.empty
+        KeyGrammar.rankLabel(30, of: 31, into: &tooHigh)
+        #expect(KeyGrammar.rank(ofLabel: tooHigh, 0..<1, count: 30) == nil)
+    }
+
+    @Test func labelsOrderLikeReplicaIDsInEveryArrivalOrder() {
+        var generator = SplitMix64(seed: 5)
+        for trial in 0..<200 {
+            // Random IDs, or IDs that keep arriving just above one another (the longest labels).
+            let ids: [ReplicaID] =
+                trial % 2 == 0
+                ? (0..<60).map { _ in ReplicaID(generator.next()) } : (1...60).map { ReplicaID(1_000 + UInt64($0)) }
+            var labels = ReplicaLabels(replica: ids[0])
+            var given: [ReplicaID: [UInt8]] = [:]
+            for id in ids { given[id] = labels.label(of: id) }
+            for id in ids { #expect(labels.label(of: id) == given[id], "a label never changes") }
+            let sorted = given.keys.sorted()
+            for (a, b) in zip(sorted, sorted.dropFirst()) {
+                #expect(given[a]!.lexicographicallyPrecedes(given[b]!), "labels order like IDs")
+            }
+            #expect(labels.count == Set(ids).count)
+            #expect(given.values.allSatisfy { $0.count <= 14 })
+        }
+    }
+
+    @Test func keysWidenAndNarrowWithoutChangingTheirOrder() throws {
+        // Keys from lists of five replicas editing the same rows, read through a sixth.
+        var generator = SplitMix64(seed: 6)
+        let lists = (0..<5).map { _ in ReplicatedList<Int>(replicaID: ReplicaID(generator.next())) }
+        for step in 0..<600 {
+            let list = lists[Int(generator.next() % 5)]
+            if list.count > 1 && generator.next() % 3 == 0 {
+                list.move(
+                    fromOffsets: [Int(generator.next() % UInt64(list.count))],
+                    toOffset: Int(generator.next() % UInt64(list.count + 1)))
+            } else {
+                list.insert(step, at: Int(generator.next() % UInt64(list.count + 1)))
+            }
+            if generator.next() % 4 == 0 {
+                let other = lists[Int(generator.next() % 5)]
+                try other.merge(list.changes(since: other.versionVector))
+            }
+        }
+        let reader = ReplicatedList<Int>(replicaID: ReplicaID(generator.next()))
+        for list in lists { try reader.merge(list.changes(since: VersionVector())) }
+        for list in lists { try list.merge(reader.changes(since: list.versionVector)) }
+        for list in lists + [reader] {
+            let portable = list.indices.map { list.positionKey(at: $0) }
+            #expect(portable == reader.indices.map { reader.positionKey(at: $0) }, "a row's key is the same everywhere")
+            for (a, b) in zip(portable, portable.dropFirst()) { #expect(a <= b) }
+            #expect(portable.allSatisfy { KeyGrammar.levels(of: $0, tags: .portable) != nil })
+        }
+    }
+}
