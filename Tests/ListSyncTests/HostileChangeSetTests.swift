@@ -264,6 +264,38 @@ struct HostileChangeSetTests {
         }
     }
 
+    /// A change set whose keys name 20,000 replicas this one never heard of, in increasing ID order
+    /// (one per row): labelled one at a time, each would be squeezed just above the last, and labels
+    /// (so keys) would grow by a byte per five replicas; labelled together they share the gap evenly.
+    @Test func manyNewReplicasInOneChangeSetGetShortLabels() throws {
+        let count = 20_000
+        var coverage = DotRanges()
+        var updates: [RowUpdate] = []
+        for offset in 0..<count {
+            let replica = ReplicaID(1_000 + UInt64(offset))
+            let row = RowID(replica: replica, counter: 1)
+            coverage.insert(1...1, of: replica)
+            var key = PositionKey.empty
+            KeyGrammar.appendPortable(replica, to: &key)
+            RunInteger.append(0, to: &key)
+            let stamp = Stamp(lamport: 1, dot: row)
+            updates.append(RowUpdate(id: row, position: key, positionStamp: stamp, valueStamp: stamp))
+        }
+        let payload = ChangeSet.Payload(typeIdentifier: ValueCoding.plainText, bytes: Array("x".utf8)[...])
+        let changes = ChangeSet(
+            coverage: coverage, updates: updates, payloads: Array(repeating: payload, count: count))
+        for list in [
+            ReplicatedList<String>(replicaID: Self.target), ReplicatedList<String>(replicaID: ReplicaID(5_000)),
+        ] {
+            try list.merge(ChangeSet(decoding: changes.encoded()))
+            list._checkInvariants()
+            #expect(list.count == count)
+            #expect(list.map { $0.rowID?.replica } == updates.map(\.id.replica), "rows in the order of their tags")
+            let longest = list.indices.map { list.storedPositionKeyLength(at: $0) }.max()!
+            #expect(longest <= 6, "keys of one level: a label of at most four bytes and an integer")
+        }
+    }
+
     @Test func replayHostileSeed() throws {
         try Self.run(seed: Self.environment["LISTSYNC_FUZZ_SEED"].flatMap { UInt64($0) } ?? 7)
     }

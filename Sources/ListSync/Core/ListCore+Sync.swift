@@ -120,6 +120,7 @@ extension ListCore {
     mutating func merge(_ changes: ChangeSet, hiding: Set<Int>) -> ListChange {
         markSeen(changes.coverage)
         var updates = changes.updates
+        labelReplicas(namedBy: updates)
         var converter = KeyGrammar.Converter(from: .portable)
         for offset in updates.indices {
             keepCountersAbove(updates[offset].id)
@@ -129,6 +130,23 @@ extension ListCore {
         }
         for row in changes.fields.keys { keepCountersAbove(row) }
         return apply(updates, fields: changes.fields, hiding: hiding)
+    }
+
+    /// Labels the replicas the keys of `updates` (portable) name, all at once: one by one, a change set
+    /// naming many new replicas would cost O(r) each and, arriving in increasing order, lengthen their
+    /// labels by a byte per five (``ReplicaLabels/label(_:)``).
+    private mutating func labelReplicas(namedBy updates: [RowUpdate]) {
+        var named: [ReplicaID] = []
+        var converter = KeyGrammar.Converter(from: .portable)
+        for update in updates {
+            guard let key = update.position else { continue }
+            _ = converter.checked(key) { key, tag in
+                let replica = KeyGrammar.portableReplica(key, tagAt: tag.lowerBound)!
+                if named.last != replica { named.append(replica) }
+                return true
+            }
+        }
+        labels.label(named)
     }
 
     /// Checks that every operation in `updates` is accounted for by `coverage` or was seen already,

@@ -48,6 +48,56 @@ struct ReplicaLabels: Sendable {
         return label
     }
 
+    /// Labels every replica of `named` (any order, repeats allowed) that has none, all at once: the new
+    /// replicas that fall between two known ones share that gap evenly (by bisecting it in balance), so
+    /// that labels stay about log32 of their number long whatever order they come in, and the tables are
+    /// rebuilt once instead of shifted per replica.
+    /// - Complexity: O(r + k log k) for r known and k new replicas.
+    mutating func label(_ named: some Sequence<ReplicaID>) {
+        let new = Set(named).filter { replica in
+            let index = lowerBound(of: replica)
+            return index == replicas.count || replicas[index] != replica
+        }.sorted()
+        guard !new.isEmpty else { return }
+        var mergedReplicas: [ReplicaID] = []
+        var mergedLabels: [[UInt8]] = []
+        mergedReplicas.reserveCapacity(replicas.count + new.count)
+        mergedLabels.reserveCapacity(replicas.count + new.count)
+        var next = 0  // the first new replica not merged yet
+        for index in 0...replicas.count {
+            var end = next
+            while end < new.count && (index == replicas.count || new[end] < replicas[index]) { end += 1 }
+            if end > next {
+                // new[next..<end] lie between the known replicas index - 1 and index.
+                var digits: [[Int64]] = []
+                Self.bisect(
+                    index > 0 ? KeyGrammar.digits(labels[index - 1], offset: 0) : [],
+                    index < labels.count ? KeyGrammar.digits(labels[index], offset: 0) : nil,
+                    count: end - next, into: &digits)
+                mergedReplicas.append(contentsOf: new[next..<end])
+                mergedLabels.append(contentsOf: digits.map { KeyGrammar.bytes(ofDigits: $0, offset: 0) })
+                next = end
+            }
+            if index < replicas.count {
+                mergedReplicas.append(replicas[index])
+                mergedLabels.append(labels[index])
+            }
+        }
+        replicas = mergedReplicas
+        labels = mergedLabels
+    }
+
+    /// Appends `count` increasing fractions strictly between `low` and `high` (nil: 1): the middle one
+    /// first found, then each half the same way, so that their lengths grow with the logarithm of `count`.
+    private static func bisect(_ low: [Int64], _ high: [Int64]?, count: Int, into result: inout [[Int64]]) {
+        guard count > 0 else { return }
+        let middle = KeyGrammar.between(low, high, base: KeyGrammar.labelBase)
+        let below = (count - 1) / 2
+        bisect(low, middle, count: below, into: &result)
+        result.append(middle)
+        bisect(middle, high, count: count - 1 - below, into: &result)
+    }
+
     /// The replica whose label is at byte range `tag` of `key`, or nil when no replica has that label.
     /// - Complexity: O(log r) label comparisons for r replicas.
     func replica(labelled key: PositionKey, _ tag: Range<Int>) -> ReplicaID? {
