@@ -46,12 +46,18 @@ struct HostileChangeSetTests {
             }
             if let last = digits.last, last == 0 { digits[digits.count - 1] = 1 }
             for byte in KeyGrammar.bytes(ofDigits: digits, offset: 0x40) { key.append(byte) }
-            KeyGrammar.appendPortable(replicas.randomElement(using: &generator)!, to: &key)
+            let replica = replicas.randomElement(using: &generator)!
+            KeyGrammar.appendPortable(replica, to: &key)
             var integer =
                 Bool.random(using: &generator)
                 ? integers.randomElement(using: &generator)! : Int64.random(in: -300...300, using: &generator)
-            // Keys never end in a zero byte: the last integer is one whose encoding does not.
-            while level == levels - 1 && !RunInteger.endsInNonZeroByte(integer) { integer -= 1 }
+            // Keys never end in a zero byte, nor in the structural tag with the lowest integer (what
+            // decoders refuse and so change sets never hold): the last integer is moved off both.
+            while level == levels - 1
+                && (!RunInteger.endsInNonZeroByte(integer) || (replica == nil && integer == limits.lowerBound))
+            {
+                integer = integer == limits.upperBound ? 0 : integer + 1
+            }
             RunInteger.append(integer, to: &key)
         }
         return key
@@ -205,7 +211,10 @@ struct HostileChangeSetTests {
             #expect(reloaded.map(\.value) == target.map(\.value), "seed \(seed)")
             #expect(reloaded.undecodableRows == target.undecodableRows, "seed \(seed)")
         }
-        #expect(target.snapshot() == peer.snapshot() || target.versionVector != peer.versionVector)
+        // Visible rows agree (checked each round); whole snapshots may not: a forged register stamped
+        // with a dot the honest peer made itself is never sent to it, which covers that dot (seeds 582
+        // and 812: a move of a valueless row of the target's, stamped with the peer's second dot).
+        #expect(target.map(\.value) == peer.map(\.value), "seed \(seed)")
         _ = accepted
     }
 
@@ -294,6 +303,14 @@ struct HostileChangeSetTests {
             let longest = list.indices.map { list.storedPositionKeyLength(at: $0) }.max()!
             #expect(longest <= 6, "keys of one level: a label of at most four bytes and an integer")
         }
+    }
+
+    /// Seed 455 of the long run merged a key ending in the structural tag with the lowest integer a key
+    /// may hold; the allocator then wrote an integer below it that no peer could read back (a key that
+    /// did not parse, a trap on the next sync in a debug build, garbage in release). Keys now stay inside
+    /// what decoders accept, and decoders refuse a key that ends at the bottom of a level.
+    @Test func keysAtTheEdgesOfTheirIntegersLeaveRoomAroundThem() throws {
+        try Self.run(seed: 455)
     }
 
     @Test func replayHostileSeed() throws {

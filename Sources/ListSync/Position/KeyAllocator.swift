@@ -84,7 +84,7 @@ struct KeyAllocator: Sendable {
         into keys: inout [PositionKey]
     ) -> Bool {
         guard run.prefix.count > 0 else { return false }
-        let limit = RunInteger.range
+        let limit = RunInteger.decodableRange  // what every peer reads back
         let start = keys.count
         if lower.count > 0, run.highest < limit.upperBound - Int64(count) - 64, lower.isRunKey(of: run.prefix) {
             let (_, highest) = Self.appendKeys(run.prefix, from: run.highest + 1, count: count, step: 1, to: &keys)
@@ -181,9 +181,14 @@ struct KeyAllocator: Sendable {
                     return (prefix, a.value + 1 + (room - Int64(count)) / 2)
                 }
             } else if aTag == 0 {
-                return (prefix, a.value + 1)
+                // Integers only where every peer reads them back (RunInteger.decodableRange).
+                if a.value + 2 * Int64(count) + 2 < RunInteger.decodableRange.upperBound {
+                    return (prefix, a.value + 1)
+                }
             } else if bTag == 0 {
-                return (prefix, b.value - 16 - Int64(count) - Int64(count) / 128)
+                if b.value - 16 - 2 * Int64(count) > RunInteger.decodableRange.lowerBound {
+                    return (prefix, b.value - 16 - Int64(count) - Int64(count) / 128)
+                }
             } else if aTag > 0 && bTag < 0 {
                 return (prefix, center)
             }
@@ -235,12 +240,17 @@ struct KeyAllocator: Sendable {
             for byte in tag { prefix.append(byte) }
             return (prefix, center)
         }
-        if bTag == 0 && b.value - 16 - 2 * Int64(count) > RunInteger.range.lowerBound {
+        if bTag == 0 && b.value - 16 - 2 * Int64(count) > RunInteger.decodableRange.lowerBound {
             for byte in tag { prefix.append(byte) }
             return (prefix, b.value - 16 - Int64(count) - Int64(count) / 128)
         }
-        prefix.append(KeyGrammar.structural)
         let structuralTag = upper.byte(at: b.tagStart) == KeyGrammar.structural
+        if structuralTag && b.value == RunInteger.decodableRange.lowerBound {
+            // No structural level below `b`: under `b`, below `upper`'s next level (decoders refuse a
+            // key that ends in this level, so `upper` has one).
+            return nestedRun(count: count, after: upper.prefix(b.end), before: upper)
+        }
+        prefix.append(KeyGrammar.structural)
         RunInteger.append(structuralTag ? b.value - 1 : 0, to: &prefix)
         for byte in tag { prefix.append(byte) }
         return (prefix, center)

@@ -57,7 +57,18 @@ enum KeyGrammar {
             levels.append(level)
             offset = level.end
         }
-        return levels.isEmpty || key.byte(at: key.count - 1) == 0 ? nil : levels
+        guard let last = levels.last, key.byte(at: key.count - 1) != 0, !endsAtTheBottom(key, levelStart: last.start)
+        else { return nil }
+        return levels
+    }
+
+    /// Whether the level of `key` at `levelStart`, its last, is the structural tag with the lowest
+    /// integer a key may hold: no key lies between such a key and the one without that level, so
+    /// decoders refuse it and the allocator never makes it.
+    static func endsAtTheBottom(_ key: PositionKey, levelStart: Int) -> Bool {
+        guard key.byte(at: levelStart) == structural else { return false }
+        var offset = levelStart + 1
+        return RunInteger.decode(key, at: &offset) == RunInteger.decodableRange.lowerBound
     }
 
     /// The level of `key` starting at `start`, or nil when the bytes there are not one.
@@ -297,8 +308,10 @@ extension KeyGrammar {
             while levelEnds.count > kept { levelEnds.removeLast() }  // removeLast(_:) is generic code here
             var result = kept == 0 || !rebuilding ? PositionKey.empty : previous.prefix(levelEnds[kept - 1].converted)
             var offset = kept == 0 ? 0 : levelEnds[kept - 1].source
+            var lastStart = kept >= 2 ? levelEnds[kept - 2].source : 0  // the last kept level's start
             while offset < key.count {
                 guard let level = KeyGrammar.level(of: key, at: offset, tags: form) else { return nil }
+                lastStart = level.start
                 let tag = level.tagStart..<level.integerStart
                 let isStructural = key.byte(at: level.tagStart) == KeyGrammar.structural
                 if rebuilding {
@@ -315,7 +328,9 @@ extension KeyGrammar {
                 offset = level.end
                 levelEnds.append((offset, rebuilding ? result.count : offset))
             }
-            guard key.count > 0, key.byte(at: key.count - 1) != 0 else { return nil }
+            guard key.count > 0, key.byte(at: key.count - 1) != 0,
+                !KeyGrammar.endsAtTheBottom(key, levelStart: lastStart)
+            else { return nil }
             previousSource = key
             guard rebuilding else { return key }
             previous = result
