@@ -114,7 +114,7 @@ final class TamperedReplica: SyncReplica {
     func changes(since vector: VersionVector) -> ChangeSet {
         var bytes = list.changes(since: vector).encoded()
         let typeLength = Int(bytes[14])
-        let coverage = 15 + typeLength
+        let coverage = 15 + typeLength + 1  // past the types and the empty field name table
         precondition(bytes[coverage..<coverage + 5] == [1, 0, 1, 0, 0], "one entry of one range, 1...1")
         bytes[coverage + 3] = 5
         return (try? ChangeSet(decoding: bytes)) ?? ChangeSet()

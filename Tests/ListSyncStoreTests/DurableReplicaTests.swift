@@ -33,6 +33,25 @@ struct DurableReplicaTests {
         try reopened.close()
     }
 
+    /// A document typed and then mostly backspaced (a change per row) compacts into a snapshot that opens
+    /// again: before deleted rows were stored as runs, that snapshot claimed more rows than it had bytes
+    /// and every later open failed (`corrupt`, "snapshot does not load").
+    @Test func aTypedAndBackspacedDocumentOpensAfterCompaction() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("replica")
+        let store = try DurableReplica<String>(directory: path)
+        for offset in 0..<3_000 { try store.update { $0.append("c\(offset)") } }
+        for _ in 0..<2_900 { try store.update { $0.remove(at: $0.count - 1) } }
+        let values = store.read { $0.map(\.value) }
+        let state = store.read { fullState($0) }
+        try store.compactAndClose()
+        let reopened = try DurableReplica<String>(directory: path)
+        #expect(reopened.recoveryReport.isClean)
+        #expect(reopened.read { $0.map(\.value) } == values && values.count == 100)
+        #expect(reopened.read { fullState($0) } == state)
+        try reopened.close()
+    }
+
     @Test func restartNeverReusesOperationCounters() throws {
         let directory = try TemporaryDirectory()
         let path = directory.file("replica")

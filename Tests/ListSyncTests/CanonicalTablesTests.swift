@@ -23,7 +23,7 @@ struct CanonicalTablesTests {
             payloads: [nil, ChangeSet.Payload(typeIdentifier: "public.json", bytes: [0x31])])
         let bytes = changes.encoded()
         // magic, version, kind; one replica (5); no type.
-        #expect(Array(bytes.prefix(13)) == [0x4C, 0x53, 4, 1, 1, 5, 0, 0, 0, 0, 0, 0, 0])
+        #expect(Array(bytes.prefix(13)) == [0x4C, 0x53, 6, 1, 1, 5, 0, 0, 0, 0, 0, 0, 0])
         #expect(bytes[13] == 0)
         #expect(try ChangeSet(decoding: bytes).rowCount == 2)
     }

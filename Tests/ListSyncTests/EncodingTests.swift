@@ -87,7 +87,7 @@ struct EncodingTests {
     @Test func knownErrorsNameTheirCause() throws {
         let bytes = try sampleChanges().0.encoded()
         #expect(throws: BinaryDecodingError.badMagic) { try ChangeSet(decoding: [0x00] + bytes.dropFirst()) }
-        #expect(bytes[2] == 4)
+        #expect(bytes[2] == 6)
         var future = bytes
         future[2] = 9
         #expect(throws: BinaryDecodingError.unsupportedVersion(9)) { try ChangeSet(decoding: future) }
@@ -444,7 +444,7 @@ struct EncodingTests {
         let rows = [RowID(replica: a, counter: 3), RowID(replica: a, counter: 2), RowID(replica: b, counter: 4)]
         #expect(list.map(\.rowID) == rows)
         let reencoded = changes.encoded()
-        #expect(reencoded[2] == 4)
+        #expect(reencoded[2] == 6)
         #expect(try ChangeSet(decoding: reencoded) == changes)
         // A version 1 snapshot (as ListSyncStore 0.2.0 stored it) is the same bytes with kind 2.
         var snapshot = Self.formatVersion1

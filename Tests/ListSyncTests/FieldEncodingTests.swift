@@ -95,21 +95,29 @@ struct FieldEncodingTests {
         #expect(viaA.changes(since: VersionVector()).encoded() == viaB.changes(since: VersionVector()).encoded())
     }
 
-    /// Change sets without field registers are written in format 4 (format 2 with keys of levels);
-    /// with field registers, in format 5 (format 3 with them), which must name at least one field.
-    /// Formats 2 and 3 are still read.
-    @Test func formatFourIsWrittenWithoutFieldRegisters() throws {
+    /// Change sets are written in format 6, with an empty field name table and no field columns when
+    /// they hold no field registers. Formats 2, 3 (with field registers) and 5 are still read; 3 and 5
+    /// must name at least one field.
+    @Test func formatSixIsWrittenAndEarlierFormatsAreRead() throws {
         let version2 = HandEncoded.uncoveredInsert(covering: true)
         #expect(version2[2] == 2)
         let changes = try ChangeSet(decoding: version2)
         let reencoded = changes.encoded()
-        #expect(changes.fields.isEmpty && reencoded[2] == 4 && reencoded.count == version2.count + 1)
+        #expect(changes.fields.isEmpty && reencoded[2] == 6)
         #expect(try ChangeSet(decoding: reencoded) == changes)
-        let withFields = Self.fieldChange(fragment: Array("true".utf8)).encoded()
-        #expect(withFields[2] == 5)
-        var withFieldsVersion3 = withFields
+        let withFields = Self.fieldChange(fragment: Array("true".utf8))
+        #expect(withFields.encoded()[2] == 6)
+        #expect(try ChangeSet(decoding: withFields.encoded()) == withFields)
+        // Version 5: the worked example of Protocol.md before version 6 (TodoV2: "milk", then done).
+        let version5 = EncodingTests.hexBytes(
+            "4c530501010100000000000000000104646f6e6501000101000102010002010200000002010002010002010400000002010102"
+                + "010002010504747275 65".replacingOccurrences(of: " ", with: ""))
+        let decoded = try ChangeSet(decoding: version5)
+        #expect(decoded.rowCount == 1 && decoded.fields.first?.value["done"]?.fragment == Array("true".utf8))
+        #expect(try ChangeSet(decoding: decoded.encoded()) == decoded)
+        var withFieldsVersion3 = version5
         withFieldsVersion3[2] = 3
-        #expect(try ChangeSet(decoding: withFieldsVersion3) == ChangeSet(decoding: withFields))
+        #expect(try ChangeSet(decoding: withFieldsVersion3) == decoded)
         // Version 3 with an empty field name table (what no encoder writes).
         var noNames = Array(version2.prefix(4 + 9 + 24))
         noNames[2] = 3
@@ -132,10 +140,13 @@ struct FieldEncodingTests {
             update.valueStamp = Stamp(lamport: valueLamport, dot: Dot(replica: ReplicaID(5), counter: 2))
             payload = ChangeSet.Payload(typeIdentifier: ValueCoding.json, bytes: Array(#"{"a":1}"#.utf8)[...])
         }
-        if deleted { update.deletion = Stamp(lamport: 5, dot: Dot(replica: ReplicaID(5), counter: 2)) }
+        let deletions =
+            deleted ? [DeletionRun(row, deletedBy: Stamp(lamport: 5, dot: Dot(replica: ReplicaID(5), counter: 2)))] : []
         let register = FieldRegister(
             stamp: Stamp(lamport: 4, dot: Dot(replica: ReplicaID(6), counter: 1)), fragment: fragment)
-        return ChangeSet(coverage: coverage, updates: [update], payloads: [payload], fields: [row: ["done": register]])
+        return ChangeSet(
+            coverage: coverage, updates: [update], payloads: [payload], fields: [row: ["done": register]],
+            deletions: deletions)
     }
 
     @Test func damagedFieldRegistersAreTypedErrors() throws {
@@ -232,7 +243,7 @@ struct FieldEncodingTests {
     }
 
     static let workedExample = """
-        4c 53 05 01 01 01 00 00 00 00 00 00 00 00 01 04 64 6f 6e 65 01 00 01 01 00 01 02 01 00 02 01 02 00 00 00 \
-        02 01 00 02 01 00 02 01 04 00 00 00 02 01 01 02 01 00 02 01 05 04 74 72 75 65
+        4c 53 06 01 01 01 00 00 00 00 00 00 00 00 01 04 64 6f 6e 65 01 00 01 01 00 00 01 02 01 00 02 01 02 00 00 \
+        00 02 01 00 02 01 00 02 01 04 00 00 00 02 01 01 02 01 00 02 01 05 04 74 72 75 65
         """
 }

@@ -116,13 +116,63 @@ struct HostileChangeSetTests {
 
         mutating func stamp() -> Stamp { Stamp(lamport: extreme(&generator), dot: dot()) }
 
+        /// `count` consecutive dots of one replica never used before, as the lowest of them; none of
+        /// them past `UInt64.max`. Up to 40 dots follow the rules of ``dot()`` (below an honest
+        /// replica's ladder), more are a new replica's.
+        mutating func dots(_ count: UInt64) -> Dot {
+            guard count > 1 else { return dot() }
+            guard count <= 40 else {
+                let lowest = UInt64.random(in: 1...(UInt64.max - count + 1), using: &generator)
+                return Dot(replica: ReplicaID.random(using: &generator), counter: lowest)
+            }
+            while true {
+                let first = dot()
+                let lowest = first.counter >= count ? first.counter - count + 1 : first.counter
+                guard lowest <= UInt64.max - count + 1 else { continue }
+                let all = (0..<count).map { Dot(replica: first.replica, counter: lowest + $0) }
+                if all.allSatisfy({ $0 == first || !used.contains($0) }) {
+                    used.formUnion(all)
+                    if let rung = ladders[first.replica] { ladders[first.replica] = min(rung, lowest) }
+                    return Dot(replica: first.replica, counter: lowest)
+                }
+            }
+        }
+
+        /// A deletion run of `row` and the rows after it: one row, a few, or up to billions (deletions
+        /// cost the same whatever their length), with extreme stamps stepping in any direction, also past
+        /// the valid ranges. Nil when the rows would pass `UInt64.max`.
+        mutating func deletionRun(from row: RowID) -> DeletionRun? {
+            let length: UInt64 =
+                switch Int.random(in: 0..<8, using: &generator) {
+                case 0..<4: 1
+                case 4..<7: UInt64.random(in: 2...40, using: &generator)
+                default: [1 << 20, 1 << 40, 1 << 61, Dot.maximumCounter].randomElement(using: &generator)!
+                }
+            guard row.counter <= UInt64.max - length else { return nil }
+            let lowest = dots(length)
+            let counterStep: Int64 = length > 1 && Bool.random(using: &generator) ? -1 : 1
+            let first = counterStep > 0 ? lowest : Dot(replica: lowest.replica, counter: lowest.counter + (length - 1))
+            return DeletionRun(
+                replica: row.replica, first: row.counter, length: length,
+                stamp: Stamp(lamport: extreme(&generator), dot: first),
+                lamportStep: length > 1 ? Int64.random(in: -1...1, using: &generator) : 0, counterStep: counterStep)
+        }
+
         /// The encoding of a random hostile change set: inserts of new rows, moves, edits and deletes of
         /// new rows and of rows `known` has, with extreme stamps, covering their operations but rarely.
         mutating func changeSet(known: ReplicatedList<String>) -> [UInt8] {
             var updates: [RowUpdate] = []
             var payloads: [ChangeSet.Payload?] = []
+            var deletions: [DeletionRun] = []
             var coverage = DotRanges()
             var rows = Set<RowID>()
+            /// Covers `dots` of `replica`, but rarely not; dots past the valid range never (decoding
+            /// rejects their counters anyway).
+            func cover(_ dots: ClosedRange<UInt64>, of replica: ReplicaID) {
+                if dots.upperBound <= Dot.maximumCounter && Int.random(in: 0..<20, using: &generator) > 0 {
+                    coverage.insert(dots, of: replica)
+                }
+            }
             for _ in 0..<Int.random(in: 1...12, using: &generator) {
                 let isKnown = !known.isEmpty && Bool.random(using: &generator)
                 let id = isKnown ? known[Int.random(in: 0..<known.count, using: &generator)].rowID ?? dot() : dot()
@@ -138,18 +188,25 @@ struct HostileChangeSetTests {
                 case 2:
                     update.valueStamp = stamp()
                     payload = HostileChangeSetTests.payload(&generator)
-                default: update.deletion = stamp()
+                default:
+                    // Runs stay apart from each other; one may hold rows that have an update, which
+                    // decoding refuses.
+                    guard let run = deletionRun(from: id),
+                        !deletions.contains(where: {
+                            $0.replica == run.replica && $0.first < run.end && run.first < $0.end
+                        })
+                    else { continue }
+                    deletions.append(run)
+                    cover(run.dotCounters, of: run.stamp.dot.replica)
+                    continue
                 }
-                for stamp in [update.positionStamp, update.valueStamp, update.deletion] where stamp.isSet {
-                    // Out-of-range dots go uncovered: decoding rejects their counters anyway.
-                    if stamp.dot.counter <= Dot.maximumCounter && Int.random(in: 0..<20, using: &generator) > 0 {
-                        coverage.insert(stamp.dot.counter...stamp.dot.counter, of: stamp.dot.replica)
-                    }
+                for stamp in [update.positionStamp, update.valueStamp] where stamp.isSet {
+                    cover(stamp.dot.counter...stamp.dot.counter, of: stamp.dot.replica)
                 }
                 updates.append(update)
                 payloads.append(payload)
             }
-            return ChangeSet(coverage: coverage, updates: updates, payloads: payloads).encoded()
+            return ChangeSet(coverage: coverage, updates: updates, payloads: payloads, deletions: deletions).encoded()
         }
     }
 
@@ -253,17 +310,21 @@ struct HostileChangeSetTests {
         let operation = Stamp(lamport: 5, dot: Dot(replica: Self.target, counter: 990))
         var update = RowUpdate(id: row)
         var payload: ChangeSet.Payload?
+        var deletions: [DeletionRun] = []
         switch register {
         case 0:
             update.valueStamp = operation
             payload = ChangeSet.Payload(typeIdentifier: ValueCoding.plainText, bytes: Array("x".utf8)[...])
         case 1: (update.position, update.positionStamp) = (PositionKey([0x00, 0x40]), operation)
-        default: update.deletion = operation
+        default: deletions = [DeletionRun(row, deletedBy: operation)]
         }
         var coverage = DotRanges()
         coverage.insert(990...990, of: Self.target)
-        try target.merge(
-            ChangeSet(decoding: ChangeSet(coverage: coverage, updates: [update], payloads: [payload]).encoded()))
+        let changes =
+            deletions.isEmpty
+            ? ChangeSet(coverage: coverage, updates: [update], payloads: [payload])
+            : ChangeSet(coverage: coverage, updates: [], payloads: [], deletions: deletions)
+        try target.merge(ChangeSet(decoding: changes.encoded()))
         let reloaded = try ReplicatedList<String>(snapshot: target.snapshot(), replicaID: Self.target)
         for list in [target, reloaded] {
             #expect(list.nextOperationCounter > row.counter)

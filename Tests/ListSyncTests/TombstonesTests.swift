@@ -60,11 +60,18 @@ struct TombstonesTests {
         return deletes
     }
 
+    /// Every deleted row with its delete stamp, from the canonical runs.
+    static func rows(of tombstones: Tombstones) -> [(RowID, Stamp)] {
+        tombstones.deletions(notCoveredBy: nil).flatMap { run in
+            (0..<run.length).map { (RowID(replica: run.replica, counter: run.first + $0), run.stamp(at: $0)) }
+        }
+    }
+
     /// Every lookup, the count and the iteration agree with the model after each delete.
     static func check(_ tombstones: Tombstones, against model: [RowID: Stamp], _ context: String) {
-        #expect(tombstones.count == model.count, "\(context): count")
+        #expect(tombstones.count == UInt64(model.count), "\(context): count")
         var seen: [RowID: Stamp] = [:]
-        tombstones.forEachTombstone { id, stamp in
+        for (id, stamp) in rows(of: tombstones) {
             #expect(seen.updateValue(stamp, forKey: id) == nil, "\(context): \(id) visited twice")
         }
         #expect(seen == model, "\(context): iteration")
@@ -152,7 +159,7 @@ struct TombstonesTests {
         tombstones.insert(row, deletedBy: Stamp(lamport: 700, dot: Dot(replica: ReplicaID(2), counter: 2)))
         #expect(tombstones[row] == earlier && tombstones.count == 2_000)
         var visits = 0
-        tombstones.forEachTombstone { id, stamp in
+        for (id, stamp) in Self.rows(of: tombstones) {
             visits += 1
             if id == row { #expect(stamp == earlier) }
         }
@@ -161,7 +168,7 @@ struct TombstonesTests {
         // stepping evenly, then enough other deletes for a compaction: the new row stays a point and
         // the ten stay points overriding the run, not a second run over the same rows.
         var model: [RowID: Stamp] = [:]
-        tombstones.forEachTombstone { id, stamp in model[id] = stamp }
+        for (id, stamp) in Self.rows(of: tombstones) { model[id] = stamp }
         for offset in 0...10 {
             let stamp = Stamp(lamport: UInt64(3 + offset), dot: Dot(replica: ReplicaID(2), counter: UInt64(2 + offset)))
             let id = RowID(replica: ReplicaID(1), counter: UInt64(3_001 - offset))
@@ -179,8 +186,121 @@ struct TombstonesTests {
             model[id] = stamp
         }
         var seen: [RowID: Stamp] = [:]
-        tombstones.forEachTombstone { id, stamp in #expect(seen.updateValue(stamp, forKey: id) == nil) }
-        #expect(seen == model && tombstones.count == model.count && tombstones.runs.count == 2)
+        for (id, stamp) in Self.rows(of: tombstones) { #expect(seen.updateValue(stamp, forKey: id) == nil) }
+        #expect(seen == model && tombstones.count == UInt64(model.count) && tombstones.runs.count == 2)
         for (id, stamp) in model { #expect(tombstones[id] == stamp) }
+    }
+
+    /// Runs as change sets bring them (canonical, disjoint): blocks and backspacing of up to 120 rows,
+    /// single rows, and deletes again of rows already deleted, some with smaller stamps, some overlapping
+    /// runs and points already there.
+    static func peerRuns(_ rng: inout SplitMix64, lamport: inout UInt64, counter: inout UInt64) -> [DeletionRun] {
+        var pieces: [DeletionRun] = []
+        for _ in 0..<Int(1 + rng.next() % 4) {
+            let replica = ReplicaID(1 + rng.next() % 3)
+            let first = 1 + rng.next() % 500
+            let length = rng.next() % 3 == 0 ? 1 : 1 + rng.next() % 120
+            guard !pieces.contains(where: { $0.replica == replica && $0.first < first + length && first < $0.end })
+            else { continue }
+            let deleter = ReplicaID(100 + rng.next() % 3)
+            lamport = rng.next() % 4 == 0 ? 1 + rng.next() % 20 : lamport + 1 + rng.next() % 3
+            counter += 1 + length
+            let lamportStep: Int64 = length > 1 ? Int64(rng.next() % 3) - 1 : 0
+            let counterStep: Int64 = length > 1 && rng.next() % 2 == 0 ? -1 : 1
+            let start = counterStep > 0 ? counter : counter + length - 1
+            let stamp = Stamp(
+                lamport: lamportStep < 0 ? lamport + length : lamport, dot: Dot(replica: deleter, counter: start))
+            pieces.append(
+                DeletionRun(
+                    replica: replica, first: first, length: length, stamp: stamp, lamportStep: lamportStep,
+                    counterStep: counterStep))
+            counter += length
+        }
+        return DeletionRun.canonical(pieces)
+    }
+
+    /// The canonical runs of the deleted rows in `model` whose deletes `vector` does not cover.
+    static func canonical(_ model: [RowID: Stamp], notCoveredBy vector: VersionVector?) -> [DeletionRun] {
+        DeletionRun.canonical(
+            model.filter { vector?.contains($0.value.dot) != true }.map { DeletionRun($0.key, deletedBy: $0.value) })
+    }
+
+    @Test(arguments: [1, 8] as [UInt64])
+    func runsFromPeersAgreeWithADictionary(longestPointRun: UInt64) {
+        for seed in Self.seeds {
+            announceSeed(
+                seed, of: "TombstonesTests runs",
+                replay: "LISTSYNC_TOMBSTONE_SEED=\(seed) swift test --filter runsFromPeersAgreeWithADictionary")
+            var rng = SplitMix64(seed: seed ^ 0x12)
+            var tombstones = Tombstones(compactingAt: 16, shortestRun: 3, longestPointRun: longestPointRun)
+            var model: [RowID: Stamp] = [:]
+            let local = Self.deletes(seed: seed)
+            var (lamport, counter): (UInt64, UInt64) = (10, 5_000)
+            var next = 0
+            for step in 0..<30 {
+                if rng.next() % 2 == 0 {
+                    // Local deletes, one row at a time.
+                    for (id, stamp) in local[next..<min(next + 20, local.count)] {
+                        tombstones.insert(id, deletedBy: stamp)
+                        model[id] = min(model[id] ?? stamp, stamp)
+                    }
+                    next = min(next + 20, local.count)
+                } else {
+                    let runs = Self.peerRuns(&rng, lamport: &lamport, counter: &counter)
+                    tombstones.insert(contentsOf: runs)
+                    for run in runs {
+                        for offset in 0..<run.length {
+                            let id = RowID(replica: run.replica, counter: run.first + offset)
+                            model[id] = min(model[id] ?? run.stamp(at: offset), run.stamp(at: offset))
+                        }
+                    }
+                }
+                let context = "seed \(seed), step \(step)"
+                if step % 10 == 9 { Self.check(tombstones, against: model, context) }
+                // The runs out are the canonical runs of the rows, whatever pieces hold them inside.
+                #expect(
+                    tombstones.deletions(notCoveredBy: nil) == Self.canonical(model, notCoveredBy: nil), "\(context)")
+                var vector = VersionVector()
+                for replica in 100..<103 where rng.next() % 2 == 0 {
+                    let low = rng.next() % 6_000
+                    vector.insert(low...(low + rng.next() % 3_000), of: ReplicaID(UInt64(replica)))
+                }
+                #expect(
+                    tombstones.deletions(notCoveredBy: vector) == Self.canonical(model, notCoveredBy: vector),
+                    "\(context): not covered by \(vector)")
+            }
+            Self.check(tombstones, against: model, "seed \(seed), end")
+        }
+    }
+
+    /// Runs of any length cost one entry: a run of 2^61 rows and one of 2^40 overlapping it with smaller
+    /// stamps for part of it are merged, looked up and counted without touching each row.
+    @Test func hugeRunsCostOneEntryEach() {
+        var tombstones = Tombstones()
+        let replica = ReplicaID(7)
+        let big = DeletionRun(
+            replica: replica, first: 1, length: 1 << 61,
+            stamp: Stamp(lamport: 1 << 61, dot: Dot(replica: ReplicaID(9), counter: 1)), lamportStep: 0,
+            counterStep: 1)
+        tombstones.insert(contentsOf: [big])
+        // Lamport times falling by one a row from 2^61 + 2^40: below the big run's 2^61 from row 2^40 + 1 on.
+        let overlapping = DeletionRun(
+            replica: replica, first: 1_000, length: 1 << 41,
+            stamp: Stamp(lamport: (1 << 61) + (1 << 40), dot: Dot(replica: ReplicaID(8), counter: 1 << 42)),
+            lamportStep: -1, counterStep: 1)
+        tombstones.insert(contentsOf: [overlapping])
+        #expect(tombstones.count == 1 << 61)
+        #expect(tombstones.runs.count <= 4)
+        for counter: UInt64 in [1, 999, 1_000, (1 << 40) + 999, (1 << 40) + 1_000, (1 << 40) + 1_001, 1 << 41, 1 << 60]
+        {
+            let id = RowID(replica: replica, counter: counter)
+            let expected = min(
+                big.stamp(at: counter - 1),
+                overlapping.contains(id) ? overlapping.stamp(at: counter - 1_000) : big.stamp(at: counter - 1))
+            #expect(tombstones[id] == expected, "row \(counter)")
+        }
+        #expect(tombstones[RowID(replica: replica, counter: (1 << 61) + 1)] == nil)
+        let out = tombstones.deletions(notCoveredBy: nil)
+        #expect(out.reduce(0) { $0 + $1.length } == 1 << 61 && out.count <= 4)
     }
 }

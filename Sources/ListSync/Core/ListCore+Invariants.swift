@@ -54,9 +54,14 @@ extension ListCore {
         precondition(
             visible + rows.placeholders.count == order.count,
             "\(visible) visible rows and \(rows.placeholders.count) placeholders but \(order.count) in the order")
-        tombstones.forEachTombstone { id, deletion in
-            precondition(seen.contains(deletion.dot), "delete \(deletion.dot) of \(id) not in the version vector")
-            precondition(deletion.lamport <= clock, "delete stamp \(deletion) above the clock \(clock)")
+        for run in tombstones.deletions(notCoveredBy: nil) {
+            let deleter = run.stamp.dot.replica
+            precondition(
+                seen[deleter]?.contains(run.dotCounters) == true,
+                "deletes \(deleter):\(run.dotCounters) of \(run.replica):\(run.first)..<\(run.end) not in the version vector"
+            )
+            precondition(run.maxLamport <= clock, "delete stamps of \(run) above the clock \(clock)")
+            precondition(rows.slots(in: [run]).isEmpty, "a deleted row of \(run) is live")
         }
         for (id, registers) in fieldRegisters {
             guard let slot = rows.slot(of: id) else { preconditionFailure("field registers of \(id), not a live row") }

@@ -2,7 +2,7 @@
 extension ListCore {
     /// Whether the replica holds no rows, tombstones or placeholders and its row table never used a slot
     /// (a withdrawn placeholder leaves a free one), so ``applyToEmpty(_:)`` applies.
-    var isEmpty: Bool { rows.records.isEmpty && tombstones.count == 0 }
+    var isEmpty: Bool { rows.records.isEmpty && tombstones.isEmpty }
 
     /// The room reserved for `count` rows or tombstones loaded: an eighth more, so that the first edits
     /// after opening a large list do not grow every table at once (a later growth copies a table, as
@@ -19,15 +19,11 @@ extension ListCore {
     /// whose value it sets, if any. `hides`: its value is one the owner cannot show.
     ///
     /// Every update is new here, so no register is compared: a row is added with the registers it
-    /// carries, a deletion becomes a tombstone.
+    /// carries.
     private mutating func add(
         _ update: consuming RowUpdate, fields: FieldRegisters? = nil, hides: Bool = false, to load: inout BulkLoad
     ) -> Int32? {
         clock = max(clock, update.maxLamport)
-        if update.deletion.isSet {
-            tombstones.insertUnindexed(update.id, deletedBy: update.deletion)
-            return nil
-        }
         if let fields {
             for register in fields.values { clock = max(clock, register.stamp.lamport) }
             fieldRegisters[update.id] = fields
@@ -45,6 +41,14 @@ extension ListCore {
         return update.valueStamp.isSet ? slot : nil
     }
 
+    /// Adds the deleted rows of a bulk load, not indexed yet (``finishIndexing()``).
+    private mutating func add(_ deletions: [DeletionRun]) {
+        for run in deletions {
+            clock = max(clock, run.maxLamport)
+            tombstones.insertUnindexed(run)
+        }
+    }
+
     /// Indexes the IDs of the rows and tombstones of a bulk load; returns false when two share an ID.
     private mutating func finishIndexing() -> Bool {
         rows.indexUnindexedRows() && tombstones.indexUnindexed(unlessIn: rows)
@@ -58,26 +62,25 @@ extension ListCore {
         return Array(visible.indices)
     }
 
-    /// Merges `updates` (unique row IDs) into an empty replica in bulk; the same result as
-    /// ``apply(_:placeholderKeys:hiding:)``.
+    /// Merges `updates` (unique row IDs) and `deletions` (ordered, disjoint runs of other rows) into an
+    /// empty replica in bulk; the same result as ``apply(_:deletions:fields:placeholderKeys:hiding:)``.
     ///
     /// The visible rows, which come sorted in the canonical order of a change set, make the order index
     /// bottom-up.
     /// - Precondition: ``isEmpty``.
-    /// - Complexity: O(k) for k updates in canonical order, O(k log k) otherwise.
-    mutating func applyToEmpty(_ updates: [RowUpdate], hiding: Set<Int>) -> ListChange {
+    /// - Complexity: O(k + d) for k updates in canonical order and d runs, O(k log k + d) otherwise.
+    mutating func applyToEmpty(_ updates: [RowUpdate], deletions: [DeletionRun], hiding: Set<Int>) -> ListChange {
         precondition(isEmpty, "bulk merge into a replica that holds rows")
         touched.removeAll()
         touched.valueSlots.reserveCapacity(updates.count)
-        let deletions = updates.lazy.filter(\.deletion.isSet).count
-        tombstones.reserveCapacity(Self.withHeadroom(deletions))
-        rows.reserveCapacity(adding: Self.withHeadroom(updates.count - deletions))
+        rows.reserveCapacity(adding: Self.withHeadroom(updates.count))
         var load = BulkLoad()
-        load.visible.reserveCapacity(updates.count - deletions)
+        load.visible.reserveCapacity(updates.count)
         for (offset, update) in updates.enumerated() {
             let hides = !hiding.isEmpty && hiding.contains(offset) && update.valueStamp.isSet
             touched.valueSlots.append(add(update, hides: hides, to: &load))
         }
+        add(deletions)
         let unique = finishIndexing()
         precondition(unique, "bulk merge of a row twice")
         return ListChange(inserted: CompactArray(finish(load)))
@@ -130,15 +133,16 @@ extension ListCore {
             encoded.labelKeys(with: encoded.replicas.map { labels.label(of: $0) })
             values.slots.reserveCapacity(encoded.count)
             values.values.reserveCapacity(encoded.count)
-            let deletions = try encoded.deletionCount()
-            rows.reserveCapacity(adding: Self.withHeadroom(encoded.count - deletions))
-            tombstones.reserveCapacity(Self.withHeadroom(deletions))
+            // Before version 6, deleted rows are entries of the update columns too.
+            let deletedEntries = try encoded.deletionCount()
+            rows.reserveCapacity(adding: Self.withHeadroom(encoded.count - deletedEntries))
+            tombstones.reserveCapacity(Self.withHeadroom(deletedEntries))
             var coverage = CoverageCheck(coverage: encoded.coverage, seen: seen)
             var load = BulkLoad()
-            load.visible.reserveCapacity(encoded.count - deletions)
+            load.visible.reserveCapacity(encoded.count - deletedEntries)
             for _ in 0..<encoded.count {
                 var value: EncodedUpdates.Value?
-                let update = try encoded.next(value: &value)
+                guard let update = try encoded.next(value: &value) else { continue }
                 if let stamp = coverage.firstUncovered(in: update) {
                     throw MergeError.uncoveredOperation(row: update.id, operation: stamp.dot)
                 }
@@ -156,6 +160,14 @@ extension ListCore {
                 }
             }
             try encoded.expectEnd()
+            let deletions = try encoded.deletions()
+            for run in deletions {
+                if let (row, stamp) = coverage.firstUncovered(in: run) {
+                    throw MergeError.uncoveredOperation(row: row, operation: stamp.dot)
+                }
+                keepCountersAbove(RowID(replica: run.replica, counter: run.end - 1))
+            }
+            add(deletions)
             guard finishIndexing() else { throw BinaryDecodingError.notCanonical(offset: encoded.rowIDsOffset) }
             markSeen(encoded.coverage)
             _ = finish(load)

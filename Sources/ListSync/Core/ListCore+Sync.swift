@@ -1,14 +1,17 @@
 /// Change sets out and in.
 extension ListCore {
     /// The row updates a replica that has seen `vector` lacks, each with the slot whose value it carries
-    /// (nil when it carries no value), the field registers it lacks, and the operations they account for.
+    /// (nil when it carries no value), the field registers and deletions it lacks, and the operations
+    /// they account for.
     ///
     /// A register travels when the operation that set it is not covered by `vector`; a peer that
     /// covers it already holds that value or a later one. The updates come in the canonical order of
     /// ``RowUpdate/canonicallyPrecedes(_:_:)``: those with a position walking the order index (sorted only
-    /// when some are not visible or come from the journal), then the others sorted.
-    /// - Complexity: O(n + k log k) for n known rows and k updates without a position.
-    func updates(since vector: VersionVector) -> (coverage: DotRanges, updates: UpdateList) {
+    /// when some are not visible or come from the journal), then the others sorted; the deletions in
+    /// canonical runs.
+    /// - Complexity: O(n + k log k + t) for n known rows, k updates without a position and the t entries
+    ///   of the tombstones (``Tombstones/deletions(notCoveredBy:)``).
+    func updates(since vector: VersionVector) -> (coverage: DotRanges, updates: UpdateList, deletions: [DeletionRun]) {
         // A one-entry cache in front of the version vector: rows come in long runs of one replica, and
         // the vector is almost always one range per replica, so a lookup is rarely needed.
         var cachedReplica: ReplicaID?
@@ -53,21 +56,21 @@ extension ListCore {
                 others.append(update, valueSlot: valueSlot)
             }
         }
-        func visitDeleted(_ id: RowID, _ deletion: Stamp) {
-            if !covers(deletion.dot) { others.append(RowUpdate(id: id, deletion: deletion), valueSlot: nil) }
-        }
+        var deletions: [DeletionRun]
         let missing = seen.subtracting(vector)
         if let recent = recentRows(missing: missing) {
             // Only recent local operations are missing: visit the rows they touched.
             var visited = RowIDIndex()
+            var deleted: [DeletionRun] = []
             for (offset, id) in recent.enumerated()
             where visited.insert(Int32(offset), for: id, unlessPresent: { recent[Int($0)] }) == nil {
                 if let slot = rows.slot(of: id) {
                     visit(slot)
-                } else if let deletion = tombstones[id] {
-                    visitDeleted(id, deletion)
+                } else if let deletion = tombstones[id], !covers(deletion.dot) {
+                    deleted.append(DeletionRun(id, deletedBy: deletion))
                 }
             }
+            deletions = DeletionRun.canonical(deleted)
             // The touched rows come in journal order, not key order: sort them below.
             waiting.append(contentsOf: positioned)
             positioned = UpdateList()
@@ -78,7 +81,7 @@ extension ListCore {
             rows.forEachSlot { slot in
                 if !rows.isVisible(slot) { visit(slot) }
             }
-            tombstones.forEachTombstone(visitDeleted)
+            deletions = tombstones.deletions(notCoveredBy: vector)
         }
         if !waiting.isEmpty {
             positioned.append(contentsOf: waiting)
@@ -87,7 +90,7 @@ extension ListCore {
         others.sort(by: RowUpdate.canonicallyPrecedes)
         positioned.append(contentsOf: others)
         positioned.fields = fields
-        return (missing, positioned)
+        return (missing, positioned, deletions)
     }
 
     /// The rows touched by the missing operations when they are all recent local ones in the journal.
@@ -104,8 +107,12 @@ extension ListCore {
     @usableFromInline
     func validate(_ changes: ChangeSet) throws(MergeError) {
         try validate(changes.updates, coverage: changes.coverage)
-        guard !changes.fields.isEmpty else { return }
         var check = CoverageCheck(coverage: changes.coverage, seen: seen)
+        for run in changes.deletions {
+            if let (row, stamp) = check.firstUncovered(in: run) {
+                throw .uncoveredOperation(row: row, operation: stamp.dot)
+            }
+        }
         for (row, registers) in changes.fields {
             for register in registers.values where !check.isAccounted(register.stamp.dot) {
                 throw .uncoveredOperation(row: row, operation: register.stamp.dot)
@@ -113,14 +120,18 @@ extension ListCore {
         }
     }
 
-    /// Merges a validated change set: records its coverage as seen and applies its updates; the values
-    /// of the updates at offsets in `hiding` are ones the owner cannot show (``apply(_:placeholderKeys:hiding:)``).
-    /// - Complexity: O(k log n) for k updates.
+    /// Merges a validated change set: records its coverage as seen and applies its updates and deletions;
+    /// the values of the updates at offsets in `hiding` are ones the owner cannot show
+    /// (``apply(_:deletions:fields:placeholderKeys:hiding:)``).
+    /// - Complexity: O(k log n) for k updates and deleted rows.
     @usableFromInline
     mutating func merge(_ changes: ChangeSet, hiding: Set<Int>) -> ListChange {
         markSeen(changes.coverage)
         var updates = changes.updates
-        labelReplicas(namedBy: updates)
+        // All the replicas the keys name, labelled at once: one by one, a change set naming many new
+        // replicas would cost O(r) each and, arriving in increasing order, lengthen their labels by a byte
+        // per five (``ReplicaLabels/label(_:)``).
+        labels.label(KeyGrammar.replicas(namedBy: updates.lazy.compactMap(\.position)))
         var converter = KeyGrammar.Converter(from: .portable)
         for offset in updates.indices {
             keepCountersAbove(updates[offset].id)
@@ -129,24 +140,8 @@ extension ListCore {
             }
         }
         for row in changes.fields.keys { keepCountersAbove(row) }
-        return apply(updates, fields: changes.fields, hiding: hiding)
-    }
-
-    /// Labels the replicas the keys of `updates` (portable) name, all at once: one by one, a change set
-    /// naming many new replicas would cost O(r) each and, arriving in increasing order, lengthen their
-    /// labels by a byte per five (``ReplicaLabels/label(_:)``).
-    private mutating func labelReplicas(namedBy updates: [RowUpdate]) {
-        var named: [ReplicaID] = []
-        var converter = KeyGrammar.Converter(from: .portable)
-        for update in updates {
-            guard let key = update.position else { continue }
-            _ = converter.checked(key) { key, tag in
-                let replica = KeyGrammar.portableReplica(key, tagAt: tag.lowerBound)!
-                if named.last != replica { named.append(replica) }
-                return true
-            }
-        }
-        labels.label(named)
+        for run in changes.deletions { keepCountersAbove(RowID(replica: run.replica, counter: run.end - 1)) }
+        return apply(updates, deletions: changes.deletions, fields: changes.fields, hiding: hiding)
     }
 
     /// Checks that every operation in `updates` is accounted for by `coverage` or was seen already,
@@ -183,12 +178,29 @@ struct CoverageCheck {
 
     /// Whether operation `dot` is accounted for.
     mutating func isAccounted(_ dot: Dot) -> Bool {
-        if dot.replica != cachedReplica {
-            cachedReplica = dot.replica
-            cachedCoverage = coverage[dot.replica]
-            cachedSeen = seen[dot.replica]
-        }
+        look(at: dot.replica)
         return cachedCoverage?.contains(dot.counter) == true || cachedSeen?.contains(dot.counter) == true
+    }
+
+    /// A row of `run` whose delete is not accounted for, and its delete stamp; nil when every one is.
+    /// - Complexity: O(log r) for r ranges, whatever the run's length.
+    mutating func firstUncovered(in run: DeletionRun) -> (row: RowID, stamp: Stamp)? {
+        look(at: run.stamp.dot.replica)
+        for range in cachedCoverage?.gaps(in: run.dotCounters) ?? [run.dotCounters] {
+            let missing = cachedSeen.map { $0.gaps(in: range).first } ?? range
+            guard let missing else { continue }
+            let offset = run.offsets(ofDotCounters: missing.lowerBound...missing.lowerBound).lowerBound
+            return (RowID(replica: run.replica, counter: run.first + offset), run.stamp(at: offset))
+        }
+        return nil
+    }
+
+    /// Makes the cache hold the ranges of `replica`.
+    private mutating func look(at replica: ReplicaID) {
+        guard replica != cachedReplica else { return }
+        cachedReplica = replica
+        cachedCoverage = coverage[replica]
+        cachedSeen = seen[replica]
     }
 }
 

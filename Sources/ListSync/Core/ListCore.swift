@@ -96,8 +96,8 @@ struct ListCore {
     /// The version vector: exactly the operations seen.
     var versionVector: VersionVector { seen.versionVector }
 
-    /// Merges `updates` (unique row IDs) into the state and reports the change to the visible rows; the
-    /// slots it touched are in ``touched``.
+    /// Merges `updates` (unique row IDs) and `deletions` (ordered, disjoint runs of other rows) into the
+    /// state and reports the change to the visible rows; the slots it touched are in ``touched``.
     ///
     /// Per register the greater stamp wins; a deletion removes the row for good. Rows that move or
     /// leave are taken out of the order first, then rows that move or appear are put in by key, so
@@ -110,12 +110,15 @@ struct ListCore {
     /// is merged into the row's (``FieldRegisters/merge(_:newerThan:)``), and a row whose registers
     /// change counts as taking a value (its slot is in ``touched``, its index among the updated), while
     /// its hiding is left to the owner (``setHidden(_:)``).
-    /// - Complexity: O(k log n) for k updates; O(k) into an empty replica (``applyToEmpty(_:hiding:)``).
+    /// - Complexity: O(k log n) for k updates and deleted rows; O(k) into an empty replica
+    ///   (``applyToEmpty(_:deletions:hiding:)``).
     mutating func apply(
-        _ updates: [RowUpdate], fields: [RowID: FieldRegisters] = [:],
+        _ updates: [RowUpdate], deletions: [DeletionRun] = [], fields: [RowID: FieldRegisters] = [:],
         placeholderKeys: [(slot: Int32, key: PositionKey)] = [], hiding: Set<Int> = []
     ) -> ListChange {
-        if placeholderKeys.isEmpty && fields.isEmpty && isEmpty { return applyToEmpty(updates, hiding: hiding) }
+        if placeholderKeys.isEmpty && fields.isEmpty && isEmpty {
+            return applyToEmpty(updates, deletions: deletions, hiding: hiding)
+        }
         touched.removeAll()
         struct Plan {
             var slot: Int32?
@@ -125,7 +128,6 @@ struct ListCore {
             /// Whether the row's visible value changes: it takes the whole value or its field registers change.
             var takesValue = false
             var takesWhole = false
-            var deletes = false
             /// Whether the value it takes is one the owner cannot show.
             var hides = false
         }
@@ -144,27 +146,21 @@ struct ListCore {
             // A live row is never a tombstone: the tombstones are looked up only for the others.
             let slot = rows.slot(of: update.id)
             if slot == nil, tombstones[update.id] != nil {
-                if update.deletion.isSet { tombstones.insert(update.id, deletedBy: update.deletion) }
                 plans.append(Plan())
                 continue
             }
             var plan = Plan(slot: slot)
             let record = plan.slot.map { rows[$0] }
             plan.wasVisible = plan.slot.map(rows.isVisible) ?? false
-            plan.deletes = update.deletion.isSet
-            if !plan.deletes {
-                plan.takesPosition = update.positionStamp > (record?.positionStamp ?? .none)
-                plan.takesWhole = update.valueStamp > (record?.valueStamp ?? .none)
-                plan.takesValue = plan.takesWhole
-                plan.hides = plan.takesWhole && !hiding.isEmpty && hiding.contains(offset)
-                if incomingFields != nil || (plan.takesWhole && !fieldRegisters.isEmpty) {
-                    let whole = plan.takesWhole ? update.valueStamp : (record?.valueStamp ?? .none)
-                    if mergeFields(of: update.id, incomingFields ?? [:], whole: whole) { plan.takesValue = true }
-                }
-            } else if !fieldRegisters.isEmpty {
-                fieldRegisters[update.id] = nil
+            plan.takesPosition = update.positionStamp > (record?.positionStamp ?? .none)
+            plan.takesWhole = update.valueStamp > (record?.valueStamp ?? .none)
+            plan.takesValue = plan.takesWhole
+            plan.hides = plan.takesWhole && !hiding.isEmpty && hiding.contains(offset)
+            if incomingFields != nil || (plan.takesWhole && !fieldRegisters.isEmpty) {
+                let whole = plan.takesWhole ? update.valueStamp : (record?.valueStamp ?? .none)
+                if mergeFields(of: update.id, incomingFields ?? [:], whole: whole) { plan.takesValue = true }
             }
-            if plan.wasVisible && (plan.deletes || plan.takesPosition || plan.hides) {
+            if plan.wasVisible && (plan.takesPosition || plan.hides) {
                 plan.oldIndex = order.lowerBound(rows.bound(of: plan.slot!), rows: rows)
             }
             plans.append(plan)
@@ -173,23 +169,26 @@ struct ListCore {
             let oldIndex = order.lowerBound(rows.bound(of: slot), rows: rows)
             plans.append(Plan(slot: slot, wasVisible: true, oldIndex: oldIndex, takesPosition: true))
         }
+        // The rows the deletions remove, with their indexes before (-1 for rows not visible).
+        var deleted: [(slot: Int32, oldIndex: Int)] = []
+        for run in deletions { clock = max(clock, run.maxLamport) }
+        for slot in rows.slots(in: deletions) {
+            deleted.append((slot, rows.isVisible(slot) ? order.lowerBound(rows.bound(of: slot), rows: rows) : -1))
+        }
 
-        for oldIndex in plans.lazy.map(\.oldIndex).filter({ $0 >= 0 }).sorted(by: >) {
+        for oldIndex in (plans.lazy.map(\.oldIndex) + deleted.lazy.map(\.oldIndex)).filter({ $0 >= 0 }).sorted(by: >) {
             order.remove(at: oldIndex)
         }
+        for (slot, _) in deleted {
+            if !fieldRegisters.isEmpty { fieldRegisters[rows[slot].id] = nil }
+            rows.remove(slot)
+            touched.freedSlots.append(slot)
+        }
+        tombstones.insert(contentsOf: deletions)
 
         touched.valueSlots.reserveCapacity(updates.count)
         for (offset, update) in updates.enumerated() {
             var plan = plans[offset]
-            if plan.deletes {
-                if let slot = plan.slot {
-                    rows.remove(slot)
-                    touched.freedSlots.append(slot)
-                }
-                tombstones.insertNew(update.id, deletedBy: update.deletion)  // not a tombstone: checked above
-                touched.valueSlots.append(nil)
-                continue
-            }
             if plan.slot == nil && (plan.takesPosition || plan.takesValue) {
                 plan.slot = rows.add(
                     RowRecord(id: update.id, key: RowRecord.unsetKey, positionStamp: .none, valueStamp: .none))
@@ -209,9 +208,7 @@ struct ListCore {
 
         var entered: [Int] = []  // offsets of rows put into the order
         for (offset, plan) in plans.enumerated() {
-            guard let slot = plan.slot, !plan.deletes, rows.isVisible(slot) || rows[slot].placeholder != nil else {
-                continue
-            }
+            guard let slot = plan.slot, rows.isVisible(slot) || rows[slot].placeholder != nil else { continue }
             guard plan.oldIndex >= 0 || !plan.wasVisible else { continue }
             entered.append(offset)
         }
@@ -254,9 +251,8 @@ struct ListCore {
         var inserted = CompactArray<Int>()
         var moved = CompactArray<ListChange.Move>()
         var updated = CompactArray<Int>()
-        for plan in plans where plan.oldIndex >= 0 && (plan.deletes || plan.hides) {
-            removed.append(plan.oldIndex)
-        }
+        for plan in plans where plan.oldIndex >= 0 && plan.hides { removed.append(plan.oldIndex) }
+        for (_, oldIndex) in deleted where oldIndex >= 0 { removed.append(oldIndex) }
         for offset in entered {
             let plan = plans[offset]
             if plan.wasVisible {

@@ -177,6 +177,28 @@ struct RowTable {
         records.withUnsafeBufferPointer { records in index.containsAny(of: ids) { records[Int($0)].id } }
     }
 
+    /// The slots of the rows of the table that lie in `runs` (ordered, disjoint): looking up the runs'
+    /// rows, or going through the table's, whichever is less work (runs from a peer may claim any number
+    /// of rows).
+    /// - Complexity: O(min(m, n log r)) for m rows in r runs and n rows in the table.
+    func slots(in runs: some RandomAccessCollection<DeletionRun>) -> [Int32] {
+        var slots: [Int32] = []
+        guard !runs.isEmpty else { return slots }
+        let rows = runs.reduce(UInt64(0)) { $0.addingSaturated($1.length) }
+        if rows <= UInt64(count) {
+            for run in runs {
+                for counter in run.first..<run.end {
+                    if let slot = slot(of: RowID(replica: run.replica, counter: counter)) { slots.append(slot) }
+                }
+            }
+        } else {
+            forEachSlot { slot in
+                if Tombstones.run(holding: records[Int(slot)].id, in: runs) != nil { slots.append(slot) }
+            }
+        }
+        return slots
+    }
+
     /// Adds the record of placeholder `id` with key `key` and returns its slot.
     mutating func addPlaceholder(_ id: PlaceholderID, key: PositionKey) -> Int32 {
         let slot = store(RowRecord(placeholder: id, key: key))

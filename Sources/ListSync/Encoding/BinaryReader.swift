@@ -53,6 +53,9 @@ struct BinaryReader {
         }
     }
 
+    /// Reads a zigzag-encoded varint (``unzigzag(_:)``).
+    mutating func readSignedVarint() throws(BinaryDecodingError) -> Int64 { unzigzag(try readVarint()) }
+
     /// Reads a varint count of elements that each take at least `minimumSize` bytes.
     mutating func readCount(minimumSize: Int = 1) throws(BinaryDecodingError) -> Int {
         let start = offset

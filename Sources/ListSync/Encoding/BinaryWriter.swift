@@ -24,6 +24,9 @@ package struct BinaryWriter {
         bytes.append(UInt8(rest))
     }
 
+    /// Appends `value` zigzag-encoded (``zigzag(_:)``) as a varint.
+    package mutating func writeVarint(zigzag value: Int64) { writeVarint(ListSync.zigzag(value)) }
+
     /// Appends `value` as 8 bytes, little-endian.
     package mutating func writeFixed64(_ value: UInt64) {
         for shift in stride(from: 0, to: 64, by: 8) { bytes.append(UInt8(truncatingIfNeeded: value >> UInt64(shift))) }
@@ -34,4 +37,16 @@ package struct BinaryWriter {
         writeVarint(UInt64(data.count))
         bytes.append(contentsOf: data)
     }
+}
+
+/// `value` zigzag-encoded: 0, -1, 1, -2, ... as 0, 1, 2, 3, ...
+@inline(__always)
+func zigzag(_ value: Int64) -> UInt64 {
+    UInt64(bitPattern: (value << 1) ^ (value >> 63))
+}
+
+/// The signed value whose zigzag encoding (``zigzag(_:)``) is `raw`.
+@inline(__always)
+func unzigzag(_ raw: UInt64) -> Int64 {
+    Int64(bitPattern: raw >> 1) ^ -Int64(bitPattern: raw & 1)
 }

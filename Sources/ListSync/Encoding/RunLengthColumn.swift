@@ -108,8 +108,7 @@ struct RunLengthReader {
     /// The next value, zigzag-decoded.
     @inline(__always)
     mutating func nextSigned() throws(BinaryDecodingError) -> Int64 {
-        let raw = try next()
-        return Int64(bitPattern: raw >> 1) ^ -Int64(bitPattern: raw & 1)
+        unzigzag(try next())
     }
 
     /// Throws unless every value of the column was read.
@@ -152,9 +151,4 @@ struct RunLengthReader {
         value = next
         hasValue = true
     }
-}
-
-/// `value` zigzag-encoded: 0, -1, 1, -2, ... as 0, 1, 2, 3, ...
-private func zigzag(_ value: Int64) -> UInt64 {
-    UInt64(bitPattern: (value << 1) ^ (value >> 63))
 }

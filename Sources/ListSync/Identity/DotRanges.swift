@@ -90,6 +90,28 @@ struct CounterRanges: Hashable, Sendable {
         return result
     }
 
+    /// The counters of `range` not covered here, as ranges in increasing order.
+    /// - Complexity: O(log r + k) for r ranges, k of them overlapping `range`.
+    func gaps(in range: ClosedRange<UInt64>) -> [ClosedRange<UInt64>] {
+        // The first range that ends at or after `range` starts.
+        var low = 0
+        var high = ranges.count
+        while low < high {
+            let middle = (low + high) / 2
+            if ranges[middle].upperBound < range.lowerBound { low = middle + 1 } else { high = middle }
+        }
+        var gaps: [ClosedRange<UInt64>] = []
+        var lower = range.lowerBound
+        for covered in ranges[low...] {
+            guard covered.lowerBound <= range.upperBound else { break }
+            if covered.lowerBound > lower { gaps.append(lower...(covered.lowerBound - 1)) }
+            guard covered.upperBound < range.upperBound else { return gaps }
+            lower = max(lower, covered.upperBound + 1)
+        }
+        gaps.append(lower...range.upperBound)
+        return gaps
+    }
+
     /// Covers `1...counter`, keeping what is covered above it.
     mutating func setPrefix(_ counter: UInt64) {
         ranges.removeAll { $0.upperBound <= counter }

@@ -338,3 +338,23 @@ extension KeyGrammar {
         }
     }
 }
+
+extension KeyGrammar {
+    /// The replicas the tags of portable `keys` name, in the order the keys name them (a replica named
+    /// by several keys in a row once): the levels a key shares with the previous one are not read again.
+    /// Keys that do not follow the grammar name none.
+    /// - Complexity: O(length of the levels the keys do not share with the key before).
+    static func replicas(namedBy keys: some Sequence<PositionKey>) -> [ReplicaID] {
+        var named: [ReplicaID] = []
+        var converter = Converter(from: .portable)
+        for key in keys {
+            let valid = converter.checked(key) { key, tag in
+                let replica = portableReplica(key, tagAt: tag.lowerBound)!
+                if named.last != replica { named.append(replica) }
+                return true
+            }
+            if valid == nil { converter = Converter(from: .portable) }  // not to be used again after a refusal
+        }
+        return named
+    }
+}

@@ -6,7 +6,7 @@ extension ReplicatedList {
     /// the whole state.
     /// - Complexity: O(n + k log k) for n rows and k rows in the result.
     public func changes(since vector: VersionVector) -> ChangeSet {
-        let (coverage, list) = core.updates(since: vector)
+        let (coverage, list, deletions) = core.updates(since: vector)
         let typeIdentifier = ValueCoding.typeIdentifier(of: Element.self)
         return ChangeSet(
             coverage: coverage,
@@ -14,7 +14,8 @@ extension ReplicatedList {
             payloads: list.valueSlots.map { slot in
                 slot.map { wholePayload(inSlot: $0, typeIdentifier: typeIdentifier) }
             },
-            fields: list.fields)
+            fields: list.fields,
+            deletions: deletions)
     }
 
     /// Merges a change set from another replica (or this one) and returns what changed in the rows.

@@ -3,7 +3,7 @@ extension ChangeSet {
     /// One change set whose merge has the effect of merging every one of `changeSets` in turn.
     ///
     /// Per row it keeps the greatest stamp of each register (with its key, value or field) and, for a deleted
-    /// row, only the least delete stamp, as a tombstone does; the coverage is the union of theirs. A
+    /// row, only the least delete stamp, as tombstones do; the coverage is the union of theirs. A
     /// replica that merges the result ends with the same rows, tombstones and version vector as one
     /// that merged them one by one (validation is of the whole: an operation one change set does not
     /// account for may be accounted for by another).
@@ -28,6 +28,8 @@ extension ChangeSet {
         private var updates: [RowUpdate] = []
         private var payloads: [Payload?] = []
         private var fields: [RowID: FieldRegisters] = [:]
+        /// The deleted rows, with their least delete stamps.
+        private var deletions = Tombstones()
         /// The change set ``add(decoding:)`` decoded last (its storage is reused for the next).
         private var decoded = ChangeSet.Decoded()
 
@@ -35,16 +37,20 @@ extension ChangeSet {
         package init() {}
 
         /// Adds `changes`.
-        /// - Complexity: O(u) for u updates, and O(r) for r ranges in the coverage.
+        /// - Complexity: O(u) for u updates, O(r) for r ranges in the coverage, and the deletions'
+        ///   (``Tombstones/insert(contentsOf:)``).
         package mutating func add(_ changes: ChangeSet) {
             add(
-                coverage: changes.coverage, updates: changes.updates, payloads: changes.payloads, fields: changes.fields
-            )
+                coverage: changes.coverage, updates: changes.updates, payloads: changes.payloads,
+                fields: changes.fields,
+                deletions: changes.deletions)
         }
 
         /// Adds everything `other` holds, as if each change set added to it were added here.
         package mutating func add(_ other: Combination) {
-            add(coverage: other.coverage, updates: other.updates, payloads: other.payloads, fields: other.fields)
+            add(
+                coverage: other.coverage, updates: other.updates, payloads: other.payloads, fields: other.fields,
+                deletions: other.deletions.deletions(notCoveredBy: nil))
         }
 
         /// Adds the change set encoded in `bytes` (``ChangeSet/encoded()``) without making a change set of
@@ -53,15 +59,17 @@ extension ChangeSet {
         package mutating func add(decoding bytes: [UInt8]) throws(BinaryDecodingError) {
             try decoded.decode(bytes)
             add(
-                coverage: decoded.coverage, updates: decoded.updates, payloads: decoded.payloads, fields: decoded.fields
-            )
+                coverage: decoded.coverage, updates: decoded.updates, payloads: decoded.payloads,
+                fields: decoded.fields,
+                deletions: decoded.deletions)
         }
 
         private mutating func add(
             coverage addedCoverage: DotRanges, updates addedUpdates: [RowUpdate], payloads addedPayloads: [Payload?],
-            fields addedFields: [RowID: FieldRegisters]
+            fields addedFields: [RowID: FieldRegisters], deletions addedDeletions: [DeletionRun]
         ) {
             coverage.formUnion(addedCoverage)
+            deletions.insert(contentsOf: addedDeletions)
             for (row, registers) in addedFields {
                 // The greater stamp per field; a merge drops those a whole value replaced.
                 _ = fields[row, default: [:]].merge(registers, newerThan: .none)
@@ -81,13 +89,24 @@ extension ChangeSet {
         /// the arrays are edited in place, not copied.
         /// - Complexity: O(k log k) for k distinct rows.
         package consuming func combined() -> ChangeSet {
-            for offset in updates.indices where updates[offset].deletion.isSet {
+            if !deletions.isEmpty {
                 // A deleted row is a tombstone whatever else happened to it.
-                updates[offset] = RowUpdate(id: updates[offset].id, deletion: updates[offset].deletion)
-                payloads[offset] = nil
-                fields[updates[offset].id] = nil
+                var kept = 0
+                for offset in updates.indices {
+                    guard deletions[updates[offset].id] == nil else {
+                        fields[updates[offset].id] = nil
+                        continue
+                    }
+                    updates.swapAt(kept, offset)
+                    payloads.swapAt(kept, offset)
+                    kept += 1
+                }
+                updates.removeSubrange(kept...)
+                payloads.removeSubrange(kept...)
             }
-            return ChangeSet(coverage: coverage, updates: updates, payloads: payloads, fields: fields)
+            return ChangeSet(
+                coverage: coverage, updates: updates, payloads: payloads, fields: fields,
+                deletions: deletions.deletions(notCoveredBy: nil))
         }
     }
 
@@ -95,9 +114,6 @@ extension ChangeSet {
     fileprivate static func combine(
         _ target: inout RowUpdate, _ targetPayload: inout Payload?, with update: RowUpdate, payload: Payload?
     ) {
-        if update.deletion.isSet && (!target.deletion.isSet || update.deletion < target.deletion) {
-            target.deletion = update.deletion
-        }
         if update.positionStamp > target.positionStamp {
             target.position = update.position
             target.positionStamp = update.positionStamp

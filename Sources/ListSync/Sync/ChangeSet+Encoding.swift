@@ -1,6 +1,7 @@
-/// ListSync's binary format for change sets and snapshots: version 5 when they hold field registers,
-/// else version 4; versions 1 to 3, whose keys are plain bytes from before keys had levels, are still
-/// read (their keys mapped into the grammar of levels). Protocol.md specifies it byte by byte.
+/// ListSync's binary format for change sets and snapshots: version 6, whose deleted rows are runs.
+/// Versions 4 and 5 (deleted rows one by one, 5 with field registers) and 1 to 3 (keys as plain bytes
+/// from before keys had levels, mapped into the grammar of levels) are still read. Protocol.md specifies
+/// it byte by byte.
 extension ChangeSet {
     /// What the encoded bytes hold.
     enum Kind: UInt8 {
@@ -9,10 +10,8 @@ extension ChangeSet {
     }
 
     static let magic: [UInt8] = [0x4C, 0x53]  // "LS"
-    /// The format version written for change sets and snapshots that hold field registers.
-    static let formatVersion: UInt8 = 5
-    /// The format version written for those that hold none.
-    static let formatVersionWithoutFields: UInt8 = 4
+    /// The format version written.
+    static let formatVersion: UInt8 = 6
 
     /// Flag bits of an encoded row update.
     fileprivate enum Flag {
@@ -35,7 +34,8 @@ extension ChangeSet {
         var decoded = Decoded()
         try decoded.decode(bytes)
         self.init(
-            coverage: decoded.coverage, updates: decoded.updates, payloads: decoded.payloads, fields: decoded.fields)
+            coverage: decoded.coverage, updates: decoded.updates, payloads: decoded.payloads, fields: decoded.fields,
+            deletions: decoded.deletions)
     }
 
     /// The most updates a change set may hold for its row IDs to be checked for repeats pairwise.
@@ -49,6 +49,7 @@ extension ChangeSet {
         private(set) var updates: [RowUpdate] = []
         private(set) var payloads: [Payload?] = []
         private(set) var fields: [RowID: FieldRegisters] = [:]
+        private(set) var deletions: [DeletionRun] = []
 
         /// Replaces the contents with those of `bytes`; on error they are left partly decoded.
         mutating func decode(_ bytes: [UInt8]) throws(BinaryDecodingError) {
@@ -74,7 +75,7 @@ extension ChangeSet {
             seenRows?.reserveCapacity(encoded.count)
             for _ in 0..<encoded.count {
                 var value: EncodedUpdates.Value?
-                let update = try encoded.next(value: &value)
+                guard let update = try encoded.next(value: &value) else { continue }
                 let isRepeated =
                     isSmall
                     ? updates.contains { $0.id == update.id }
@@ -86,6 +87,11 @@ extension ChangeSet {
                 payloads.append(value.map { Payload(typeIdentifier: encoded.types[$0.type], bytes: bytes[$0.bytes]) })
             }
             try encoded.expectEnd()
+            deletions = try encoded.deletions()
+            // A row is deleted or updated, not both.
+            for update in updates where Tombstones.run(holding: update.id, in: deletions) != nil {
+                throw .notCanonical(offset: encoded.rowIDsOffset)
+            }
             coverage = encoded.coverage
         }
     }
@@ -94,32 +100,31 @@ extension ChangeSet {
         var writer = BinaryWriter()
         for byte in Self.magic { writer.write(byte) }
         let hasFields = !fields.isEmpty
-        writer.write(hasFields ? Self.formatVersion : Self.formatVersionWithoutFields)
+        writer.write(Self.formatVersion)
         writer.write(kind.rawValue)
 
         // The tables hold exactly the replicas and types the rest refers to (types in order of first use).
         var replicaSet = Set(coverage.entries.map(\.replica))
         var types: [String] = []
         var typeIndex: [String: UInt64] = [:]
+        var writtenKeys: [PositionKey] = []
         for (update, payload) in zip(updates, payloads) {
             let written = UpdateColumnWriter.registers(of: update, payload: payload)
             replicaSet.insert(update.id.replica)
-            if written.position {
+            if written.position, let key = update.position {
                 replicaSet.insert(update.positionStamp.dot.replica)
-                if let key = update.position {
-                    for level in KeyGrammar.levels(of: key, tags: .portable) ?? [] {
-                        if let replica = KeyGrammar.portableReplica(key, tagAt: level.tagStart) {
-                            replicaSet.insert(replica)
-                        }
-                    }
-                }
+                writtenKeys.append(key)
             }
             if written.value { replicaSet.insert(update.valueStamp.dot.replica) }
-            if update.deletion.isSet { replicaSet.insert(update.deletion.dot.replica) }
             if written.value, let type = payload?.typeIdentifier, typeIndex[type] == nil {
                 typeIndex[type] = UInt64(types.count)
                 types.append(type)
             }
+        }
+        replicaSet.formUnion(KeyGrammar.replicas(namedBy: writtenKeys))
+        for run in deletions {
+            replicaSet.insert(run.replica)
+            replicaSet.insert(run.stamp.dot.replica)
         }
         for registers in fields.values {
             for register in registers.values { replicaSet.insert(register.stamp.dot.replica) }
@@ -134,16 +139,14 @@ extension ChangeSet {
 
         var names: [String] = []
         var nameIndex: [String: UInt64] = [:]
-        if hasFields {
-            for update in updates {
-                for (name, _) in Self.sortedFields(fields[update.id]) where nameIndex[name] == nil {
-                    nameIndex[name] = UInt64(names.count)
-                    names.append(name)
-                }
+        for update in updates where hasFields {
+            for (name, _) in Self.sortedFields(fields[update.id]) where nameIndex[name] == nil {
+                nameIndex[name] = UInt64(names.count)
+                names.append(name)
             }
-            writer.writeVarint(UInt64(names.count))
-            for name in names { writer.writeLengthPrefixed(Array(name.utf8)) }
         }
+        writer.writeVarint(UInt64(names.count))
+        for name in names { writer.writeLengthPrefixed(Array(name.utf8)) }
 
         writer.writeVarint(UInt64(coverage.entries.count))
         for entry in coverage.entries {
@@ -156,6 +159,8 @@ extension ChangeSet {
                 previousUpper = range.upperBound
             }
         }
+
+        DeletionRunCoding.write(deletions, replicaIndex: replicaIndex, to: &writer)
 
         writer.writeVarint(UInt64(updates.count))
         var columns = UpdateColumnWriter(replicaIndex: replicaIndex, typeIndex: typeIndex, nameIndex: nameIndex)
@@ -186,12 +191,15 @@ struct EncodedUpdates {
 
     /// The operations the change set accounts for.
     let coverage: DotRanges
-    /// The number of updates.
+    /// The number of entries in the update columns, each read with ``next(value:)``: the updates, and
+    /// before version 6 the deleted rows.
     let count: Int
     /// The type identifiers values refer to.
     let types: [String]
     /// The replica table, in increasing ID order.
     let replicas: [ReplicaID]
+    /// Version 6's deletion runs; nil for earlier versions, whose deletions come among the updates.
+    private let deletionRuns: [DeletionRun]?
     private var reader: BinaryReader
     private var columns: UpdateColumnReader
 
@@ -209,8 +217,8 @@ struct EncodedUpdates {
         case 2...ChangeSet.formatVersion: layout = .groups
         default: throw .unsupportedVersion(version)
         }
-        let hasFields = version == 3 || version == ChangeSet.formatVersion
-        let hasLevels = version >= ChangeSet.formatVersionWithoutFields
+        let hasLevels = version >= 4
+        let hasDeletionRuns = version >= 6
         let foundKind = try reader.readByte()
         guard foundKind == kind.rawValue else { throw .wrongKind(expected: kind.rawValue, found: foundKind) }
 
@@ -236,12 +244,16 @@ struct EncodedUpdates {
         self.types = types
 
         var names: [String] = []
-        if hasFields {
-            // Canonical: a change set without field registers is written in version 2 or 4.
+        let hasFields: Bool
+        if hasDeletionRuns || version == 3 || version == 5 {
             let countOffset = reader.offset
             let nameCount = try reader.readCount()
-            guard nameCount > 0 else { throw .notCanonical(offset: countOffset) }
+            // Canonical: before version 6, a change set without field registers is written in version 2 or 4.
+            guard nameCount > 0 || hasDeletionRuns else { throw .notCanonical(offset: countOffset) }
             for _ in 0..<nameCount { names.append(try reader.readString()) }
+            hasFields = nameCount > 0
+        } else {
+            hasFields = false
         }
 
         var coverage = DotRanges()
@@ -271,11 +283,24 @@ struct EncodedUpdates {
         }
         self.coverage = coverage
 
+        deletionRuns = hasDeletionRuns ? try DeletionRunCoding.read(from: &reader, replicas: replicas) : nil
         count = try reader.readCount()
         self.replicas = replicas
         columns = try UpdateColumnReader(
-            from: &reader, layout: layout, replicas: replicas, keysHaveLevels: hasLevels, typeCount: types.count,
-            fieldNames: hasFields ? names : nil)
+            from: &reader, layout: layout, replicas: replicas, keysHaveLevels: hasLevels,
+            keepsDeletions: !hasDeletionRuns, typeCount: types.count, fieldNames: hasFields ? names : nil)
+    }
+
+    /// The deleted rows, in canonical runs: version 6's runs, or the deletions of earlier versions read
+    /// among the updates (call it after reading them all). A row deleted twice is `notCanonical`.
+    mutating func deletions() throws(BinaryDecodingError) -> [DeletionRun] {
+        if let deletionRuns { return deletionRuns }
+        var points = columns.deletions
+        points.sort { ($0.replica, $0.first) < ($1.replica, $1.first) }
+        for (a, b) in zip(points, points.dropFirst()) where a.replica == b.replica && a.first == b.first {
+            throw .notCanonical(offset: rowIDsOffset)
+        }
+        return DeletionRun.canonical(points)
     }
 
     /// Where the row ID column starts: the offset of an error about row IDs as a whole (one that comes
@@ -286,10 +311,10 @@ struct EncodedUpdates {
     var fields: FieldRegisters? { columns.fields }
 
     /// The next update; sets `value` to its value, or nil when it carries none; its field registers are
-    /// then in ``fields``.
+    /// then in ``fields``. Nil for a deleted row of a version before 6, kept for ``deletions()``.
     ///
     /// Not a tuple of both: destroying that took a generic value-witness call per update.
-    mutating func next(value: inout Value?) throws(BinaryDecodingError) -> RowUpdate {
+    mutating func next(value: inout Value?) throws(BinaryDecodingError) -> RowUpdate? {
         try columns.next(value: &value)
     }
 
@@ -355,7 +380,6 @@ private struct UpdateColumnWriter {
         let (hasPosition, hasValue) = Self.registers(of: update, payload: payload)
         if hasPosition { bits |= Flag.position }
         if hasValue { bits |= Flag.value }
-        if update.deletion.isSet { bits |= Flag.deletion }
         if hasPosition && update.positionStamp.dot == update.id { bits |= Flag.positionByInsert }
         if hasValue && update.valueStamp.dot == update.id { bits |= Flag.valueByInsert }
         let valueSharesStamp = hasPosition && hasValue && update.valueStamp == update.positionStamp
@@ -392,7 +416,6 @@ private struct UpdateColumnWriter {
             fieldLength.append(register.fragment.map { UInt64($0.count) + 1 } ?? 0)
             for byte in register.fragment ?? [] { fieldBytes.write(byte) }
         }
-        if update.deletion.isSet { appendStamp(update.deletion, byInsert: false) }
     }
 
     /// A stamp: its Lamport time relative to its dot's counter; its dot unless it is the row ID.
@@ -437,8 +460,12 @@ private struct UpdateColumnReader {
     /// The field registers of the update read last.
     private(set) var fields: FieldRegisters?
     private let replicas: [ReplicaID]
-    /// Whether keys follow ``KeyGrammar`` with rank labels (versions 4 and 5), not plain bytes.
+    /// Whether keys follow ``KeyGrammar`` with rank labels (versions 4 to 6), not plain bytes.
     private let keysHaveLevels: Bool
+    /// Whether updates may be deletions (versions 1 to 5), which are kept in ``deletions``.
+    private let keepsDeletions: Bool
+    /// The deleted rows read so far, one run each (versions 1 to 5).
+    private(set) var deletions: [DeletionRun] = []
     /// Gives decoded keys their tags.
     private var converter = KeyGrammar.Converter(from: .label)
     /// The tag decoded keys get for each replica of the table: portable ones unless set otherwise.
@@ -467,7 +494,7 @@ private struct UpdateColumnReader {
     /// is not nil.
     init(
         from reader: inout BinaryReader, layout: RunLengthReader.Layout, replicas: [ReplicaID], keysHaveLevels: Bool,
-        typeCount: Int, fieldNames: [String]?
+        keepsDeletions: Bool, typeCount: Int, fieldNames: [String]?
     ) throws(BinaryDecodingError) {
         func column() throws(BinaryDecodingError) -> BinaryReader {
             let start = reader.offset
@@ -498,6 +525,7 @@ private struct UpdateColumnReader {
         self.fieldNames = fieldNames ?? []
         self.replicas = replicas
         self.keysHaveLevels = keysHaveLevels
+        self.keepsDeletions = keepsDeletions
         tags = replicas.map { replica in
             var tag = PositionKey.empty
             KeyGrammar.appendPortable(replica, to: &tag)
@@ -538,7 +566,8 @@ private struct UpdateColumnReader {
 
     // Each error names the offset where the value at fault is encoded (a run's value, for a run).
 
-    mutating func next(value: inout EncodedUpdates.Value?) throws(BinaryDecodingError) -> RowUpdate {
+    /// The next update, or nil for a deleted row (versions 1 to 5), which goes to ``deletions``.
+    mutating func next(value: inout EncodedUpdates.Value?) throws(BinaryDecodingError) -> RowUpdate? {
         let flagsAndReplica = try flags.next()
         let bits = flagsAndReplica & ((1 << Flag.replicaShift) - 1)
         let hasPosition = bits & Flag.position != 0
@@ -546,6 +575,7 @@ private struct UpdateColumnReader {
         let hasDeletion = bits & Flag.deletion != 0
         let fieldCount = try fieldColumns?.count.next() ?? 0
         guard hasPosition || hasValue || hasDeletion || fieldCount > 0, !(hasDeletion && fieldCount > 0),
+            keepsDeletions || !hasDeletion,
             fieldCount <= UInt64(fieldNames.count),
             !(hasDeletion && (hasPosition || hasValue)),
             hasPosition || bits & Flag.positionByInsert == 0, hasValue || bits & Flag.valueByInsert == 0,
@@ -562,7 +592,6 @@ private struct UpdateColumnReader {
         var position: PositionKey?
         var positionStamp = Stamp.none
         var valueStamp = Stamp.none
-        var deletion = Stamp.none
         value = nil
         if hasPosition {
             let shared = try keyShared.next()
@@ -602,9 +631,11 @@ private struct UpdateColumnReader {
         } else if fields != nil {
             fields = nil
         }
-        if hasDeletion { deletion = try nextStamp(byInsert: false, id: id) }
-        return RowUpdate(
-            id: id, position: position, positionStamp: positionStamp, valueStamp: valueStamp, deletion: deletion)
+        if hasDeletion {
+            deletions.append(DeletionRun(id, deletedBy: try nextStamp(byInsert: false, id: id)))
+            return nil
+        }
+        return RowUpdate(id: id, position: position, positionStamp: positionStamp, valueStamp: valueStamp)
     }
 
     /// Reads `count` field registers of row `id`, whose value stamp in this update is `valueStamp`:
@@ -706,4 +737,129 @@ private struct FieldColumns {
     var length: RunLengthReader
     /// The field values, concatenated.
     var bytes: BinaryReader
+}
+
+/// The deletion runs of version 6 (Protocol.md section 1, *Deletion runs*): a head byte, then up to five
+/// varints per run, so that a run takes at least four bytes, whatever its length.
+private enum DeletionRunCoding {
+    /// Head bits: the steps code in bits 0 to 2, a length of 1 to 3 in bits 3 and 4 (0: the length
+    /// follows), a row replica index follows (else the previous run's), a dot replica index follows
+    /// (else the row replica).
+    static let lengthShift: UInt64 = 3
+    static let rowReplicaFollows: UInt64 = 1 << 5
+    static let dotReplicaFollows: UInt64 = 1 << 6
+    /// The longest length written in the head.
+    static let longestInHead: UInt64 = 3
+    /// The fewest bytes a run takes: the head, the first row, the Lamport time and the dot counter.
+    static let minimumSize = 4
+
+    /// The steps code of a run: (Lamport step + 1) × 2, plus 1 when the counter step is 1. A run of one
+    /// row has the steps (0, 1), code 3.
+    static func stepsCode(of run: DeletionRun) -> UInt64 {
+        UInt64((run.lamportStep + 1) * 2 + (run.counterStep > 0 ? 1 : 0))
+    }
+
+    /// The steps (Lamport time, counter) of `code`, or nil when it is none.
+    static func steps(code: UInt64) -> (lamport: Int64, counter: Int64)? {
+        guard code <= 5 else { return nil }
+        return (Int64(code / 2) - 1, code % 2 == 1 ? 1 : -1)
+    }
+
+    /// Writes `runs` (canonical) with the replica table `replicaIndex`.
+    static func write(_ runs: [DeletionRun], replicaIndex: [ReplicaID: UInt64], to writer: inout BinaryWriter) {
+        writer.writeVarint(UInt64(runs.count))
+        var previous: DeletionRun?
+        for run in runs {
+            var head = stepsCode(of: run)
+            if run.length <= longestInHead { head |= run.length << lengthShift }
+            let newReplica = previous?.replica != run.replica
+            if newReplica { head |= rowReplicaFollows }
+            if run.stamp.dot.replica != run.replica { head |= dotReplicaFollows }
+            writer.writeVarint(head)
+            if newReplica { writer.writeVarint(replicaIndex[run.replica]!) }
+            writer.writeVarint(run.first - (newReplica ? 0 : previous!.end))
+            if run.length > longestInHead { writer.writeVarint(run.length) }
+            writer.writeVarint(zigzag: Int64(bitPattern: lamportOffset(of: run) &- (previous.map(lamportOffset) ?? 0)))
+            if run.stamp.dot.replica != run.replica { writer.writeVarint(replicaIndex[run.stamp.dot.replica]!) }
+            writer.writeVarint(zigzag: Int64(bitPattern: run.stamp.dot.counter &- (previous?.stamp.dot.counter ?? 0)))
+            previous = run
+        }
+    }
+
+    /// The first row's Lamport time minus its dot's counter, which runs write as differences.
+    private static func lamportOffset(of run: DeletionRun) -> UInt64 { run.stamp.lamport &- run.stamp.dot.counter }
+
+    /// Reads runs written by ``write(_:replicaIndex:to:)`` with the replica table `replicas`, checking that
+    /// they are canonical: ordered by row, each as long as it can be (``DeletionRun/Canonical``), every
+    /// head in one form, every row and stamp in its valid range.
+    static func read(
+        from reader: inout BinaryReader, replicas: [ReplicaID]
+    ) throws(BinaryDecodingError) -> [DeletionRun] {
+        func replica(_ reader: inout BinaryReader) throws(BinaryDecodingError) -> ReplicaID {
+            let start = reader.offset
+            let index = try reader.readVarint()
+            guard index < UInt64(replicas.count) else { throw .indexOutOfRange(offset: start) }
+            return replicas[Int(index)]
+        }
+        let count = try reader.readCount(minimumSize: minimumSize)
+        var runs: [DeletionRun] = []
+        runs.reserveCapacity(count)
+        for _ in 0..<count {
+            let start = reader.offset
+            let head = try reader.readVarint()
+            let previous = runs.last
+            // One byte; the first run names its replica.
+            guard head < 1 << 7, let (lamportStep, counterStep) = steps(code: head & 7),
+                previous != nil || head & rowReplicaFollows != 0
+            else { throw .notCanonical(offset: start) }
+            let lengthInHead = head >> lengthShift & 3
+            let rowReplica = head & rowReplicaFollows != 0 ? try replica(&reader) : previous!.replica
+            // Canonical: a replica index is written exactly when it changes, runs come in row order.
+            if let previous, head & rowReplicaFollows != 0, !(previous.replica < rowReplica) {
+                throw .notCanonical(offset: start)
+            }
+            let firstOffset = reader.offset
+            let gap = try reader.readVarint()
+            let base = head & rowReplicaFollows != 0 ? 0 : previous!.end
+            let (first, overflowFirst) = base.addingReportingOverflow(gap)
+            guard !overflowFirst, first >= 1, first <= Dot.maximumCounter else {
+                throw .invalidStamp(offset: firstOffset)
+            }
+            let lengthOffset = lengthInHead > 0 ? start : reader.offset
+            let length = lengthInHead > 0 ? lengthInHead : try reader.readVarint()
+            guard lengthInHead > 0 || length > longestInHead else { throw .notCanonical(offset: lengthOffset) }
+            guard length - 1 <= Dot.maximumCounter - first else { throw .invalidStamp(offset: lengthOffset) }
+            guard length > 1 || (lamportStep, counterStep) == (0, 1) else { throw .notCanonical(offset: start) }
+            let lamportFieldOffset = reader.offset
+            let offset = (previous.map(lamportOffset) ?? 0) &+ UInt64(bitPattern: try reader.readSignedVarint())
+            let dotReplicaOffset = reader.offset
+            let dotReplica = head & dotReplicaFollows != 0 ? try replica(&reader) : rowReplica
+            guard head & dotReplicaFollows == 0 || dotReplica != rowReplica else {
+                throw .notCanonical(offset: dotReplicaOffset)
+            }
+            let counterOffset = reader.offset
+            let counter = (previous?.stamp.dot.counter ?? 0) &+ UInt64(bitPattern: try reader.readSignedVarint())
+            // The dot counters and Lamport times of the first and the last row, in range.
+            guard counter >= 1, counter <= Dot.maximumCounter,
+                counterStep > 0 ? length - 1 <= Dot.maximumCounter - counter : length - 1 < counter
+            else { throw .invalidStamp(offset: counterOffset) }
+            let lamport = counter &+ offset
+            guard lamport >= 1, lamport <= Stamp.maximumLamport,
+                lamportStep == 0
+                    || (lamportStep > 0 ? length - 1 <= Stamp.maximumLamport - lamport : length - 1 < lamport)
+            else { throw .invalidStamp(offset: lamportFieldOffset) }
+            let run = DeletionRun(
+                replica: rowReplica, first: first, length: length,
+                stamp: Stamp(lamport: lamport, dot: Dot(replica: dotReplica, counter: counter)),
+                lamportStep: lamportStep,
+                counterStep: counterStep)
+            // Maximal: a run that touches the one before does not continue it.
+            if let previous, previous.replica == rowReplica, previous.end == first, previous.isContinued(by: run.stamp)
+            {
+                throw .notCanonical(offset: start)
+            }
+            runs.append(run)
+        }
+        return runs
+    }
 }

@@ -4,7 +4,7 @@ extension ChangeSet {
     /// except a part of a single row update that is larger on its own.
     ///
     /// Every part can be merged on its own, in any order and any number of times: each accounts for the
-    /// operations its updates carry, and the last part also for the rest of the coverage (operations
+    /// operations its updates and deletions carry, and the last part also for the rest of the coverage (operations
     /// whose effect was overwritten, carried by no update), so a receiver that got every part but the
     /// last has claimed nothing it lacks. Merging all the parts gives the state that merging `self` gives.
     /// Send them in order: over an ordered link, the coverage of overwritten operations arrives last.
@@ -22,9 +22,11 @@ extension ChangeSet {
     /// A part and its encoding.
     private typealias Part = (changes: ChangeSet, bytes: [UInt8])
 
-    /// The parts of ``split(byteBudget:)`` with their encodings.
+    /// The parts of ``split(byteBudget:)`` with their encodings. The items cut are the updates, then the
+    /// deletion runs: item `i` is update `i` below `updates.count`, else run `i - updates.count`.
     private func parts(byteBudget: Int) -> [Part] {
-        let weights = updates.indices.map(weight(of:))
+        let items = 0..<(updates.count + deletions.count)
+        let weights = items.map(weight(of:))
         // Encoded whole only when it may fit: keys and values alone do not take twice the budget.
         if weights.reduce(0, +) <= 2 * byteBudget {
             let bytes = encoded()
@@ -34,22 +36,22 @@ extension ChangeSet {
         // Runs of updates whose keys and values alone fit the budget, then each cut until it fits.
         var start = 0
         var weight = 0
-        for offset in updates.indices {
+        for offset in items {
             if offset > start && weight + weights[offset] > byteBudget {
                 appendParts(of: start..<offset, byteBudget: byteBudget, to: &parts)
                 (start, weight) = (offset, 0)
             }
             weight += weights[offset]
         }
-        appendParts(of: start..<updates.count, byteBudget: byteBudget, to: &parts)
-        let rest = coverage.ranges(notIn: coverage(carriedBy: updates[...]))
+        appendParts(of: start..<items.upperBound, byteBudget: byteBudget, to: &parts)
+        let rest = coverage.ranges(notIn: coverage(carriedBy: items))
         guard !rest.isEmpty else { return parts }
         if let last = parts.last?.changes {
             let lastRanges = last.coverage.entries.flatMap { entry in entry.counters.ranges.map { (entry.replica, $0) }
             }
             let widened = ChangeSet(
                 coverage: DotRanges(sorting: lastRanges + rest), updates: last.updates, payloads: last.payloads,
-                fields: last.fields)
+                fields: last.fields, deletions: last.deletions)
             let bytes = widened.encoded()
             if bytes.count <= byteBudget {
                 parts[parts.count - 1] = (widened, bytes)
@@ -60,13 +62,14 @@ extension ChangeSet {
         return parts
     }
 
-    /// Appends the parts of the updates in `range`: one part when it fits, else the parts of its two
+    /// Appends the parts of the items in `range`: one part when it fits, else the parts of its two
     /// halves (cut where the bytes of keys and values are halved).
     private func appendParts(of range: Range<Int>, byteBudget: Int, to parts: inout [Part]) {
         guard !range.isEmpty else { return }
+        let updated = range.clamped(to: updates.indices)
         let part = ChangeSet(
-            coverage: coverage(carriedBy: updates[range]), updates: Array(updates[range]),
-            payloads: Array(payloads[range]), fields: fields(of: updates[range]))
+            coverage: coverage(carriedBy: range), updates: Array(updates[updated]), payloads: Array(payloads[updated]),
+            fields: fields(of: updates[updated]), deletions: Array(deletions[deletionOffsets(in: range)]))
         let bytes = part.encoded()
         if range.count == 1 || bytes.count <= byteBudget { return parts.append((part, bytes)) }
         let weights = range.map(weight(of:))
@@ -81,8 +84,16 @@ extension ChangeSet {
         appendParts(of: cut..<range.upperBound, byteBudget: byteBudget, to: &parts)
     }
 
-    /// About the bytes update `offset` takes in an encoding: its key, its value and some overhead.
+    /// The offsets in ``deletions`` of the items in `range`.
+    private func deletionOffsets(in range: Range<Int>) -> Range<Int> {
+        let items = range.clamped(to: updates.count..<(updates.count + deletions.count))
+        return (items.lowerBound - updates.count)..<(items.upperBound - updates.count)
+    }
+
+    /// About the bytes item `offset` takes in an encoding: an update's key, value and some overhead, or a
+    /// deletion run's fields.
     private func weight(of offset: Int) -> Int {
+        guard offset < updates.count else { return 16 }
         let fieldBytes =
             fields.isEmpty
             ? 0 : fields[updates[offset].id]?.values.reduce(0) { $0 + 16 + ($1.fragment?.count ?? 0) } ?? 0
@@ -109,19 +120,23 @@ extension ChangeSet {
         appendCoverageParts(ranges[middle...], byteBudget: byteBudget, to: &parts)
     }
 
-    /// The operations whose stamps `updates` carry (position, value, deletion and field registers).
-    /// - Complexity: O(k log k) for k updates.
-    private func coverage(carriedBy updates: ArraySlice<RowUpdate>) -> DotRanges {
-        var dots: [Dot] = []
-        dots.reserveCapacity(updates.count)
-        for update in updates {
+    /// The operations whose stamps the items in `range` carry (position, value and field registers, and
+    /// the deletes of the runs).
+    /// - Complexity: O(k log k) for k items.
+    private func coverage(carriedBy range: Range<Int>) -> DotRanges {
+        var ranges: [(ReplicaID, ClosedRange<UInt64>)] = []
+        ranges.reserveCapacity(range.count)
+        for update in updates[range.clamped(to: updates.indices)] {
             _ = update.firstStamp { stamp in
-                dots.append(stamp.dot)
+                ranges.append((stamp.dot.replica, stamp.dot.counter...stamp.dot.counter))
                 return false
             }
-            if !fields.isEmpty, let registers = fields[update.id] { dots += registers.values.map(\.stamp.dot) }
+            if !fields.isEmpty, let registers = fields[update.id] {
+                ranges += registers.values.map { ($0.stamp.dot.replica, $0.stamp.dot.counter...$0.stamp.dot.counter) }
+            }
         }
-        return DotRanges(sorting: dots.map { ($0.replica, $0.counter...$0.counter) })
+        for run in deletions[deletionOffsets(in: range)] { ranges.append((run.stamp.dot.replica, run.dotCounters)) }
+        return DotRanges(sorting: ranges)
     }
 }
 

@@ -1,5 +1,5 @@
-/// What one replica sends another: the row registers the receiver lacks, and the exact operations
-/// they account for.
+/// What one replica sends another: the row registers and the deletions the receiver lacks, and the
+/// exact operations they account for.
 ///
 /// Produced by ``ReplicatedList/changes(since:)`` and consumed by ``ReplicatedList/merge(_:)``.
 /// Merging is idempotent, commutative and associative, so change sets may be duplicated, delayed and
@@ -29,6 +29,8 @@ public struct ChangeSet: Hashable, Sendable {
     @usableFromInline var payloads: [Payload?]
     /// Field registers (docs/field-registers.md) by row; every row here has an update among ``updates``.
     @usableFromInline var fields: [RowID: FieldRegisters] = [:]
+    /// Deleted rows, in canonical runs (``DeletionRun/Canonical``); none of them has an update.
+    var deletions: [DeletionRun] = []
 
     /// An empty change set.
     public init() {
@@ -37,12 +39,17 @@ public struct ChangeSet: Hashable, Sendable {
         payloads = []
     }
 
-    /// A change set of `updates` (unique row IDs) with their values and field registers, kept in the canonical order of
-    /// ``RowUpdate/canonicallyPrecedes(_:_:)``, so equal states make equal change sets and equal bytes.
-    init(coverage: DotRanges, updates: [RowUpdate], payloads: [Payload?], fields: [RowID: FieldRegisters] = [:]) {
+    /// A change set of `updates` (unique row IDs) with their values and field registers, kept in the
+    /// canonical order of ``RowUpdate/canonicallyPrecedes(_:_:)``, and of `deletions` (disjoint, rows
+    /// without an update), kept in canonical runs: equal states make equal change sets and equal bytes.
+    init(
+        coverage: DotRanges, updates: [RowUpdate], payloads: [Payload?], fields: [RowID: FieldRegisters] = [:],
+        deletions: [DeletionRun] = []
+    ) {
         precondition(updates.count == payloads.count)
         self.coverage = coverage
         self.fields = fields
+        self.deletions = DeletionRun.canonical(deletions)
         let isCanonical = updates.withUnsafeBufferPointer { buffer in
             buffer.indices.dropFirst().allSatisfy { RowUpdate.canonicallyPrecedes(buffer[$0 - 1], buffer[$0]) }
         }
@@ -57,10 +64,14 @@ public struct ChangeSet: Hashable, Sendable {
     }
 
     /// Whether the change set carries nothing.
-    public var isEmpty: Bool { updates.isEmpty && coverage.isEmpty }
+    public var isEmpty: Bool { updates.isEmpty && deletions.isEmpty && coverage.isEmpty }
 
-    /// The number of rows it touches.
-    public var rowCount: Int { updates.count }
+    /// The number of rows it touches, deleted ones included; `Int.max` when it claims more (a change set
+    /// from a peer may claim any number of deleted rows: they take no room).
+    public var rowCount: Int {
+        let deleted = deletions.reduce(UInt64(0)) { $0.addingSaturated($1.length) }
+        return Int(clamping: deleted.addingSaturated(UInt64(updates.count)))
+    }
 
     /// The number of operations it accounts for.
     public var operationCount: UInt64 { coverage.count }
