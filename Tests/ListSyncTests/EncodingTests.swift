@@ -498,4 +498,29 @@ struct EncodingTests {
         foreign._checkInvariants()
         #expect(foreign.isEmpty && foreign.undecodableRows.count == 6)
     }
+
+    /// Clearing 10,000 values one by one (each edit its own change, on consecutive rows) made a change
+    /// set of 93 bytes: every column a regular progression, one update a byte not reached, so every peer
+    /// refused it (`countTooLarge`). The encoder now pads such a change set with zeros to a byte an
+    /// update, the least that passes, and decoders accept exactly that padding.
+    @Test func editsThatCompressBelowAByteAnUpdateArePadded() throws {
+        let writer = ReplicatedList<String>(replicaID: ReplicaID(1))
+        let reader = ReplicatedList<String>(replicaID: ReplicaID(2))
+        writer.append(contentsOf: (0..<10_000).map { "r\($0)" })
+        try reader.merge(writer.changes(since: reader.versionVector))
+        for index in 0..<10_000 { writer.updateValue("", at: index) }
+        let bytes = writer.changes(since: reader.versionVector).encoded()
+        #expect(bytes.count >= 10_000 && bytes.count < 10_100)
+        try reader.merge(ChangeSet(decoding: bytes))
+        #expect(Array(reader) == Array(writer))
+        // The padding: trailing zeros after its length's varint.
+        let zeros = bytes.reversed().prefix { $0 == 0 }.count
+        var longer = bytes
+        longer[bytes.count - zeros - 1] &+= 1  // one more byte of padding than needed
+        longer.append(0)
+        #expect(throws: BinaryDecodingError.self) { try ChangeSet(decoding: longer) }
+        var nonZero = bytes
+        nonZero[bytes.count - 1] = 1
+        #expect(throws: BinaryDecodingError.notCanonical(offset: bytes.count - 1)) { try ChangeSet(decoding: nonZero) }
+    }
 }

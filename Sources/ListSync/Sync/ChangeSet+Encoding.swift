@@ -162,12 +162,21 @@ extension ChangeSet {
 
         DeletionRunCoding.write(deletions, replicaIndex: replicaIndex, to: &writer)
 
-        writer.writeVarint(UInt64(updates.count))
         var columns = UpdateColumnWriter(replicaIndex: replicaIndex, typeIndex: typeIndex, nameIndex: nameIndex)
         for (update, payload) in zip(updates, payloads) {
             columns.append(update, payload: payload, fields: Self.sortedFields(hasFields ? fields[update.id] : nil))
         }
-        for column in columns.finish().prefix(hasFields ? 15 : 11) { writer.writeLengthPrefixed(column) }
+        var body = BinaryWriter()
+        for column in columns.finish().prefix(hasFields ? 15 : 11) { body.writeLengthPrefixed(column) }
+        // Decoders take at most one update a byte after the count: updates that compress below that (a
+        // regular progression of edits with empty values) are padded to it.
+        let padding = Padding.length(updates: updates.count, bytes: body.bytes.count)
+        writer.writeVarint(UInt64(updates.count) << 1 | (padding == nil ? 0 : 1))
+        writer.write(contentsOf: body.bytes)
+        if let padding {
+            writer.writeVarint(UInt64(padding))
+            writer.write(contentsOf: repeatElement(0, count: padding))
+        }
         return writer.bytes
     }
 
@@ -200,6 +209,9 @@ struct EncodedUpdates {
     let replicas: [ReplicaID]
     /// Version 6's deletion runs; nil for earlier versions, whose deletions come among the updates.
     private let deletionRuns: [DeletionRun]?
+    /// Where the update count ends, and whether padding follows the columns (version 6).
+    private let countEnd: Int
+    private let isPadded: Bool
     private var reader: BinaryReader
     private var columns: UpdateColumnReader
 
@@ -284,7 +296,17 @@ struct EncodedUpdates {
         self.coverage = coverage
 
         deletionRuns = hasDeletionRuns ? try DeletionRunCoding.read(from: &reader, replicas: replicas) : nil
-        count = try reader.readCount()
+        if hasDeletionRuns {
+            // The count, and in its low bit whether padding follows the columns.
+            let countOffset = reader.offset
+            let field = try reader.readVarint()
+            guard field >> 1 <= UInt64(reader.remaining) else { throw .countTooLarge(offset: countOffset) }
+            (count, isPadded) = (Int(field >> 1), field & 1 == 1)
+        } else {
+            count = try reader.readCount()
+            isPadded = false
+        }
+        countEnd = reader.offset
         self.replicas = replicas
         columns = try UpdateColumnReader(
             from: &reader, layout: layout, replicas: replicas, keysHaveLevels: hasLevels,
@@ -330,10 +352,41 @@ struct EncodedUpdates {
     }
 
     /// Throws unless every update was read and no bytes follow.
-    func expectEnd() throws(BinaryDecodingError) {
+    mutating func expectEnd() throws(BinaryDecodingError) {
         try columns.expectEnd()
+        if isPadded {
+            // Exactly the padding the encoder writes: the least that gives each update a byte, zeros.
+            let columnBytes = reader.offset - countEnd
+            let start = reader.offset
+            let length = try reader.readVarint()
+            guard length <= UInt64(reader.remaining),
+                Padding.length(updates: count, bytes: columnBytes) == Int(length)
+            else { throw .notCanonical(offset: start) }
+            for _ in 0..<length {
+                let offset = reader.offset
+                guard try reader.readByte() == 0 else { throw .notCanonical(offset: offset) }
+            }
+        }
         try reader.expectEnd()
     }
+}
+
+/// The padding of version 6: zero bytes after the columns when the updates take fewer bytes than there
+/// are updates, so that every encoding passes the decoders' bound of one update a byte.
+enum Padding {
+    /// The number of padding bytes after `bytes` bytes of columns holding `updates` updates: nil when
+    /// none is needed, else the least `n` for which the columns, the varint `n` and `n` bytes take at
+    /// least a byte an update.
+    static func length(updates: Int, bytes: Int) -> Int? {
+        guard updates > bytes else { return nil }
+        var length = updates - bytes - 1
+        while bytes + varintSize(UInt64(length)) + length < updates { length += 1 }
+        while length > 0 && bytes + varintSize(UInt64(length - 1)) + length - 1 >= updates { length -= 1 }
+        return length
+    }
+
+    /// The bytes of the varint `value`.
+    private static func varintSize(_ value: UInt64) -> Int { max(1, (64 - value.leadingZeroBitCount + 6) / 7) }
 }
 
 /// Writes row updates into the columns of the binary format.
