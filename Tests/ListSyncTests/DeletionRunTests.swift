@@ -111,7 +111,7 @@ struct DeletionRunTests {
             for field in run { writer.writeVarint(field) }
         }
         writer.writeVarint(0)  // updates
-        for _ in 0..<11 { writer.writeVarint(0) }
+        for _ in 0..<12 { writer.writeVarint(0) }
         return (writer.bytes, runsStart)
     }
 

@@ -73,20 +73,10 @@ struct DeletionRun: Hashable, Sendable {
             : (stamp.dot.counter - counters.upperBound)..<(stamp.dot.counter - counters.lowerBound + 1)
     }
 
-    /// The steps (Lamport time, counter) from a row deleted by `a` to the next deleted by `b` when they
-    /// can be neighbours in a run: the same deleting replica, counters one apart, Lamport times at most one.
-    static func steps(from a: Stamp, to b: Stamp) -> (lamport: Int64, counter: Int64)? {
-        guard a.dot.replica == b.dot.replica else { return nil }
-        let counter = Int64(bitPattern: b.dot.counter &- a.dot.counter)
-        let lamport = Int64(bitPattern: b.lamport &- a.lamport)
-        guard counter == 1 || counter == -1, lamport >= -1 && lamport <= 1 else { return nil }
-        return (lamport, counter)
-    }
-
     /// Whether the row after the run, deleted by `next`, continues it: its steps, or for a run of one
     /// row any steps a run can have.
     func isContinued(by next: Stamp) -> Bool {
-        length == 1 ? Self.steps(from: stamp, to: next) != nil : stamp(at: length) == next
+        length == 1 ? stamp.runSteps(to: next) != nil : stamp(at: length) == next
     }
 }
 
@@ -116,7 +106,7 @@ extension DeletionRun {
                 // The piece's first row continues the last run: so do all its rows when they step alike.
                 let (lamportStep, counterStep) =
                     last.length == 1
-                    ? DeletionRun.steps(from: last.stamp, to: piece.stamp)! : (last.lamportStep, last.counterStep)
+                    ? last.stamp.runSteps(to: piece.stamp)! : (last.lamportStep, last.counterStep)
                 let taken =
                     piece.length == 1 || (piece.lamportStep, piece.counterStep) == (lamportStep, counterStep)
                     ? piece.length : 1
@@ -133,5 +123,18 @@ extension DeletionRun {
         var builder = Canonical()
         for piece in pieces.sorted(by: { ($0.replica, $0.first) < ($1.replica, $1.first) }) { builder.append(piece) }
         return builder.runs
+    }
+}
+
+extension Stamp {
+    /// The steps (Lamport time, counter) from this stamp to `next` when the rows they stamp can be
+    /// neighbours in a run (of deleted rows, or of inserted ones, whose stamps' dots are their row IDs):
+    /// the same replica's dots, counters one apart, Lamport times at most one apart.
+    func runSteps(to next: Stamp) -> (lamport: Int64, counter: Int64)? {
+        guard dot.replica == next.dot.replica else { return nil }
+        let counter = Int64(bitPattern: next.dot.counter &- dot.counter)
+        let lamport = Int64(bitPattern: next.lamport &- lamport)
+        guard counter == 1 || counter == -1, lamport >= -1 && lamport <= 1 else { return nil }
+        return (lamport, counter)
     }
 }

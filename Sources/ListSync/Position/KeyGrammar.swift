@@ -277,6 +277,8 @@ extension KeyGrammar {
         /// The previous key and its result.
         private var previousSource = PositionKey.empty
         private var previous = PositionKey.empty
+        /// Where the last level of the latest key converted or checked starts, in that key.
+        private(set) var lastLevelStart = 0
 
         /// A converter of keys with tags of `form`.
         init(from form: TagForm) { self.form = form }
@@ -332,6 +334,7 @@ extension KeyGrammar {
                 !KeyGrammar.endsAtTheBottom(key, levelStart: lastStart)
             else { return nil }
             previousSource = key
+            lastLevelStart = lastStart
             guard rebuilding else { return key }
             previous = result
             return result

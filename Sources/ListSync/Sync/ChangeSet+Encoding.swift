@@ -17,12 +17,18 @@ extension ChangeSet {
     fileprivate enum Flag {
         static let position: UInt64 = 1 << 0
         static let value: UInt64 = 1 << 1
+        /// Versions 1 to 5.
         static let deletion: UInt64 = 1 << 2
         static let positionByInsert: UInt64 = 1 << 3
         static let valueByInsert: UInt64 = 1 << 4
         static let valueStampIsPositionStamp: UInt64 = 1 << 5
-        /// The row's replica index is stored above the flag bits, in the same column.
-        static let replicaShift: UInt64 = 6
+        /// Version 6: the entry is a run of inserted rows.
+        static let run: UInt64 = 1 << 6
+        /// The flags of an insert: position and value, both stamped by the insert, with one stamp.
+        static let insert = position | value | positionByInsert | valueByInsert | valueStampIsPositionStamp
+        /// The row's replica index is stored above the flag bits, in the same column (6 in versions 1 to 5).
+        static let replicaShift: UInt64 = 7
+        static let legacyReplicaShift: UInt64 = 6
     }
 
     /// The encoded bytes.
@@ -167,7 +173,7 @@ extension ChangeSet {
             columns.append(update, payload: payload, fields: Self.sortedFields(hasFields ? fields[update.id] : nil))
         }
         var body = BinaryWriter()
-        for column in columns.finish().prefix(hasFields ? 15 : 11) { body.writeLengthPrefixed(column) }
+        for column in columns.finish().prefix(hasFields ? 16 : 12) { body.writeLengthPrefixed(column) }
         // Decoders take at most one update a byte after the count: updates that compress below that (a
         // regular progression of edits with empty values) are padded to it.
         let padding = Padding.length(updates: updates.count, bytes: body.bytes.count)
@@ -310,7 +316,7 @@ struct EncodedUpdates {
         self.replicas = replicas
         columns = try UpdateColumnReader(
             from: &reader, layout: layout, replicas: replicas, keysHaveLevels: hasLevels,
-            keepsDeletions: !hasDeletionRuns, typeCount: types.count, fieldNames: hasFields ? names : nil)
+            keepsDeletions: !hasDeletionRuns, rows: count, typeCount: types.count, fieldNames: hasFields ? names : nil)
     }
 
     /// The deleted rows, in canonical runs: version 6's runs, or the deletions of earlier versions read
@@ -389,7 +395,8 @@ enum Padding {
     private static func varintSize(_ value: UInt64) -> Int { max(1, (64 - value.leadingZeroBitCount + 6) / 7) }
 }
 
-/// Writes row updates into the columns of the binary format.
+/// Writes row updates into the columns of the binary format, each run of inserted rows
+/// (``InsertRuns``) as one entry.
 private struct UpdateColumnWriter {
     private typealias Flag = ChangeSet.Flag
     private let replicaIndex: [ReplicaID: UInt64]
@@ -405,6 +412,7 @@ private struct UpdateColumnWriter {
     private var valueType = RunLengthWriter()
     private var valueLength = RunLengthWriter()
     private var valueBytes = BinaryWriter()
+    private var runs = RunLengthWriter()
     private let nameIndex: [String: UInt64]
     private var fieldCount = RunLengthWriter()
     private var fieldName = RunLengthWriter()
@@ -415,6 +423,10 @@ private struct UpdateColumnWriter {
     private var keys = KeyGrammar.Converter(from: .portable)
     private var previousKey: [UInt8] = []
     private var previousStampCounter: UInt64 = 0
+    /// Inserted rows in a row (in canonical order) that one run entry may hold, not written yet.
+    private var pending: [InsertRuns.Row] = []
+    /// The steps between the pending rows, once there are two.
+    private var pendingSteps: (lamport: Int64, counter: Int64)?
 
     init(replicaIndex: [ReplicaID: UInt64], typeIndex: [String: UInt64], nameIndex: [String: UInt64]) {
         self.replicaIndex = replicaIndex
@@ -428,7 +440,78 @@ private struct UpdateColumnWriter {
         (update.positionStamp.isSet && update.position != nil, update.valueStamp.isSet && payload != nil)
     }
 
+    /// Appends `update` (in canonical order) with its value and field registers: to the pending run when
+    /// it continues it, else after writing the pending rows.
     mutating func append(_ update: RowUpdate, payload: ChangeSet.Payload?, fields: [(String, FieldRegister)]) {
+        let (hasPosition, _) = Self.registers(of: update, payload: payload)
+        var key: PositionKey?
+        if hasPosition, let position = update.position { key = ranked(position) }
+        if let key, let payload, fields.isEmpty, InsertRuns.isInsert(update) {
+            let row = InsertRuns.Row(
+                update: update, payload: payload, key: key, lastLevel: lastLevel(of: update.position!, ranked: key))
+            if let last = pending.last, let steps = InsertRuns.steps(from: last, to: row),
+                pending.count == 1 || steps == pendingSteps!
+            {
+                pending.append(row)
+                pendingSteps = steps
+                return
+            }
+            writePending()
+            pending.append(row)
+            return
+        }
+        writePending()
+        writeSingle(update, payload: payload, key: key, fields: fields)
+    }
+
+    /// `key` (portable) with its tags as ranks of the replica table (keys of a change set are valid).
+    private mutating func ranked(_ key: PositionKey) -> PositionKey {
+        let replicaIndex = self.replicaIndex
+        return keys.convert(key) { key, tag, result in
+            let rank = replicaIndex[KeyGrammar.portableReplica(key, tagAt: tag.lowerBound)!]!
+            KeyGrammar.rankLabel(Int(rank), of: replicaIndex.count, into: &result)
+            return true
+        }!
+    }
+
+    /// The last level of `ranked`, the latest key ranked, from `key`, the portable key it was ranked from:
+    /// its integer, and where it starts in `ranked` (the same bytes end both).
+    private func lastLevel(of key: PositionKey, ranked: PositionKey) -> InsertRuns.LastLevel {
+        var level = InsertRuns.LastLevel(of: key, startingAt: keys.lastLevelStart, tags: .portable)
+        level.integerStart = ranked.count - (key.count - level.integerStart)
+        return level
+    }
+
+    /// Writes the pending rows: a run entry when there are two or more.
+    private mutating func writePending() {
+        defer {
+            pending.removeAll(keepingCapacity: true)
+            pendingSteps = nil
+        }
+        guard let first = pending.first, let last = pending.last else { return }
+        guard let steps = pendingSteps else {
+            return writeSingle(first.update, payload: first.payload, key: first.key, fields: [])
+        }
+        let update = first.update
+        flags.append(Flag.insert | Flag.run | replicaIndex[update.id.replica]! << Flag.replicaShift)
+        rowCounter.append(signed: Int64(bitPattern: update.id.counter &- previousCounter))
+        previousCounter = last.update.id.counter
+        appendKey(first.key)
+        previousKey = last.key.bytes
+        appendStamp(update.positionStamp, byInsert: true)
+        runs.append(UInt64(pending.count - 2) * 6 + RunSteps.code(lamport: steps.lamport, counter: steps.counter))
+        valueType.append(typeIndex[first.payload.typeIdentifier]!)
+        for row in pending {
+            valueLength.append(UInt64(row.payload.bytes.count))
+            for byte in row.payload.bytes { valueBytes.write(byte) }
+        }
+        fieldCount.append(0)
+    }
+
+    /// Writes one update as an entry of its own.
+    private mutating func writeSingle(
+        _ update: RowUpdate, payload: ChangeSet.Payload?, key: PositionKey?, fields: [(String, FieldRegister)]
+    ) {
         var bits: UInt64 = 0
         let (hasPosition, hasValue) = Self.registers(of: update, payload: payload)
         if hasPosition { bits |= Flag.position }
@@ -440,20 +523,9 @@ private struct UpdateColumnWriter {
         flags.append(bits | replicaIndex[update.id.replica]! << Flag.replicaShift)
         rowCounter.append(signed: Int64(bitPattern: update.id.counter &- previousCounter))
         previousCounter = update.id.counter
-        if hasPosition, let key = update.position {
-            // The tags as ranks of the replica table (keys of a change set are valid and portable).
-            let replicaIndex = self.replicaIndex
-            let bytes = keys.convert(key) { key, tag, result in
-                let rank = replicaIndex[KeyGrammar.portableReplica(key, tagAt: tag.lowerBound)!]!
-                KeyGrammar.rankLabel(Int(rank), of: replicaIndex.count, into: &result)
-                return true
-            }!.bytes
-            var shared = 0
-            while shared < min(bytes.count, previousKey.count) && bytes[shared] == previousKey[shared] { shared += 1 }
-            keyShared.append(UInt64(shared))
-            keySuffixLength.append(UInt64(bytes.count - shared))
-            for byte in bytes[shared...] { keySuffix.write(byte) }
-            previousKey = bytes
+        if let key {
+            appendKey(key)
+            previousKey = key.bytes
             appendStamp(update.positionStamp, byInsert: update.positionStamp.dot == update.id)
         }
         if hasValue, let payload {
@@ -471,6 +543,18 @@ private struct UpdateColumnWriter {
         }
     }
 
+    /// A key: the bytes it shares with the previous key, then the rest.
+    private mutating func appendKey(_ key: PositionKey) {
+        let shared = previousKey.withUnsafeBufferPointer { previous in
+            var shared = 0
+            while shared < min(key.count, previous.count) && key.byte(at: shared) == previous[shared] { shared += 1 }
+            return shared
+        }
+        keyShared.append(UInt64(shared))
+        keySuffixLength.append(UInt64(key.count - shared))
+        for index in shared..<key.count { keySuffix.write(key.byte(at: index)) }
+    }
+
     /// A stamp: its Lamport time relative to its dot's counter; its dot unless it is the row ID.
     private mutating func appendStamp(_ stamp: Stamp, byInsert: Bool) {
         stampLamport.append(signed: Int64(bitPattern: stamp.lamport &- stamp.dot.counter))
@@ -482,12 +566,136 @@ private struct UpdateColumnWriter {
 
     /// The columns in encoding order.
     mutating func finish() -> [[UInt8]] {
-        [
+        writePending()
+        return [
             flags.finish(), rowCounter.finish(), keyShared.finish(), keySuffixLength.finish(),
             keySuffix.bytes, stampLamport.finish(), stampReplica.finish(), stampCounter.finish(), valueType.finish(),
-            valueLength.finish(), valueBytes.bytes, fieldCount.finish(), fieldName.finish(), fieldLength.finish(),
-            fieldBytes.bytes,
+            valueLength.finish(), valueBytes.bytes, runs.finish(), fieldCount.finish(), fieldName.finish(),
+            fieldLength.finish(), fieldBytes.bytes,
         ]
+    }
+}
+
+/// Runs of inserted rows (format 6, Protocol.md section 1, *Insert runs*): rows in a row in canonical
+/// order, each an insert never moved or edited since, of one replica, counters and stamps stepping
+/// evenly, values of one type, keys of one prefix ending in the next run integers. Written as one entry.
+private enum InsertRuns {
+    /// A key's last level: where its integer starts, and the integer.
+    struct LastLevel {
+        var integerStart: Int
+        var integer: Int64
+
+        /// The level whose integer `integer` starts at `integerStart`.
+        init(integerStart: Int, integer: Int64) {
+            (self.integerStart, self.integer) = (integerStart, integer)
+        }
+
+        /// The last level of `key`, which follows the grammar with tags of `form` and whose last level
+        /// starts at `start`.
+        init(of key: PositionKey, startingAt start: Int, tags form: KeyGrammar.TagForm) {
+            let level = KeyGrammar.level(of: key, at: start, tags: form)!
+            (integerStart, integer) = (level.integerStart, level.value)
+        }
+    }
+
+    /// A row a run may hold: its update, value, ranked key and the key's last level.
+    struct Row {
+        var update: RowUpdate
+        var payload: ChangeSet.Payload
+        var key: PositionKey
+        var lastLevel: LastLevel
+    }
+
+    /// Whether `update` sets a position and a value by one insert: the stamps equal, their dot the row ID.
+    static func isInsert(_ update: RowUpdate) -> Bool {
+        update.positionStamp.isSet && update.positionStamp.dot == update.id && update.valueStamp == update.positionStamp
+    }
+
+    /// The integer of the key after one ending in `integer` in a run: the next whose encoding ends in a
+    /// non-zero byte, as the key allocator takes them.
+    static func integer(after integer: Int64) -> Int64 {
+        var next = integer + 1
+        while !RunInteger.endsInNonZeroByte(next) { next += 1 }
+        return next
+    }
+
+    /// The steps from `a` to `b` when `b` can follow `a` in a run: the same replica and value type,
+    /// stamps one step apart (``Stamp/runSteps(to:)``), and `b`'s key `a`'s with the next integer.
+    static func steps(from a: Row, to b: Row) -> (lamport: Int64, counter: Int64)? {
+        guard a.update.id.replica == b.update.id.replica, a.payload.typeIdentifier == b.payload.typeIdentifier,
+            let steps = a.update.positionStamp.runSteps(to: b.update.positionStamp),
+            follows(b.key, b.lastLevel, a.key, a.lastLevel)
+        else { return nil }
+        return steps
+    }
+
+    /// Whether `key` (last level `level`) is `previous` (last level `previousLevel`) with its integer
+    /// replaced by the next one.
+    static func follows(
+        _ key: PositionKey, _ level: LastLevel, _ previous: PositionKey, _ previousLevel: LastLevel
+    ) -> Bool {
+        level.integerStart == previousLevel.integerStart && level.integer == integer(after: previousLevel.integer)
+            && key.commonPrefixCount(with: previous) >= level.integerStart
+    }
+}
+
+/// A run of inserted rows as a reader goes through it: plain values, mutated in place row by row.
+private struct InsertRunReading {
+    /// The steps of a run, Lamport time and counter.
+    struct Steps: Equatable {
+        var lamport: Int64
+        var counter: Int64
+    }
+
+    /// A row read that a run holds or could hold: its ID, stamp, value type, key as encoded, the key's
+    /// last level, and the run's steps (nil for a row of its own).
+    struct LastRow {
+        var id: RowID
+        var stamp: Stamp
+        var type: Int
+        var key: PositionKey
+        var lastLevel: InsertRuns.LastLevel
+        var steps: Steps?
+
+        /// Whether `next`, the first row of the next entry, continues this row's run (or, for a row of
+        /// its own, would make a run with it): what a canonical encoding never leaves apart.
+        func isContinued(by next: LastRow) -> Bool {
+            guard id.replica == next.id.replica, type == next.type,
+                let (lamport, counter) = stamp.runSteps(to: next.stamp),
+                steps.map({ $0 == Steps(lamport: lamport, counter: counter) }) ?? true
+            else { return false }
+            return InsertRuns.follows(next.key, next.lastLevel, key, lastLevel)
+        }
+    }
+
+    /// The rows still to read (0: no run).
+    var remaining = 0
+    /// The latest row's replica, counter, Lamport time and key integer, and the steps to the next row's.
+    var replica = ReplicaID(0)
+    var counter: UInt64 = 0
+    var counterStep: Int64 = 0
+    var lamport: UInt64 = 0
+    var lamportStep: Int64 = 0
+    var integer: Int64 = 0
+    /// The rows' value type.
+    var type = 0
+    /// The rows' keys with the reader's tags, without their integer.
+    var outputPrefix = PositionKey.empty
+    /// Where the integer of the run's keys starts, as encoded.
+    var encodedIntegerStart = 0
+    /// Where the run's key is encoded: the offset of an error about the run's keys.
+    var keyOffset = 0
+}
+
+/// The steps of a run (deleted or inserted rows) as one number of the format: (Lamport step + 1) × 2,
+/// plus 1 when the counter step is 1, 0 to 5. A run of one row has the steps (0, 1), code 3.
+private enum RunSteps {
+    static func code(lamport: Int64, counter: Int64) -> UInt64 { UInt64((lamport + 1) * 2 + (counter > 0 ? 1 : 0)) }
+
+    /// The steps (Lamport time, counter) of `code`, or nil when it is none.
+    static func steps(code: UInt64) -> (lamport: Int64, counter: Int64)? {
+        guard code <= 5 else { return nil }
+        return (Int64(code / 2) - 1, code % 2 == 1 ? 1 : -1)
     }
 }
 
@@ -507,6 +715,8 @@ private struct UpdateColumnReader {
     private var valueType: RunLengthReader
     private var valueLength: RunLengthReader
     private var valueBytes: BinaryReader
+    /// Version 6's run column: per run of inserted rows, its length and steps; nil before.
+    private var runs: RunLengthReader?
     /// Format 3's field columns and name table; nil for formats 1 and 2.
     private var fieldColumns: FieldColumns?
     private let fieldNames: [String]
@@ -541,13 +751,22 @@ private struct UpdateColumnReader {
     /// Where the row ID column starts: the offset of an error about row IDs as a whole (one that comes
     /// twice).
     let rowIDsOffset: Int
+    /// Where the flags end and the row replica index starts in column 0.
+    private let replicaShift: UInt64
+    /// The rows not read yet.
+    private var rowsLeft: Int
+    /// The run of inserted rows being read (none when it has no rows left).
+    private var run = InsertRunReading()
+    /// The last row read when it is an insert a run could have held, for the check that runs are as
+    /// long as they can be.
+    private var lastInsert: InsertRunReading.LastRow?
 
     /// A reader of the columns that follow in `reader` (each a varint length, then its bytes), whose
     /// run-length columns are grouped as `layout`; format 3's field columns follow when `fieldNames`
     /// is not nil.
     init(
         from reader: inout BinaryReader, layout: RunLengthReader.Layout, replicas: [ReplicaID], keysHaveLevels: Bool,
-        keepsDeletions: Bool, typeCount: Int, fieldNames: [String]?
+        keepsDeletions: Bool, rows: Int, typeCount: Int, fieldNames: [String]?
     ) throws(BinaryDecodingError) {
         func column() throws(BinaryDecodingError) -> BinaryReader {
             let start = reader.offset
@@ -570,6 +789,10 @@ private struct UpdateColumnReader {
         valueType = try runLengthColumn()
         valueLength = try runLengthColumn()
         valueBytes = try column()
+        // Version 6 (whose deleted rows are runs apart) has the run column and a wider flag field.
+        runs = keepsDeletions ? nil : try runLengthColumn()
+        replicaShift = keepsDeletions ? Flag.legacyReplicaShift : Flag.replicaShift
+        rowsLeft = rows
         if fieldNames != nil {
             fieldColumns = FieldColumns(
                 count: try runLengthColumn(), name: try runLengthColumn(), length: try runLengthColumn(),
@@ -621,46 +844,38 @@ private struct UpdateColumnReader {
 
     /// The next update, or nil for a deleted row (versions 1 to 5), which goes to ``deletions``.
     mutating func next(value: inout EncodedUpdates.Value?) throws(BinaryDecodingError) -> RowUpdate? {
+        rowsLeft -= 1
+        if run.remaining > 0 { return try nextRunRow(value: &value) }
         let flagsAndReplica = try flags.next()
-        let bits = flagsAndReplica & ((1 << Flag.replicaShift) - 1)
+        let flagsOffset = flags.valueOffset
+        let bits = flagsAndReplica & ((1 << replicaShift) - 1)
         let hasPosition = bits & Flag.position != 0
         let hasValue = bits & Flag.value != 0
         let hasDeletion = bits & Flag.deletion != 0
         let fieldCount = try fieldColumns?.count.next() ?? 0
+        let isRun = bits & Flag.run != 0
         guard hasPosition || hasValue || hasDeletion || fieldCount > 0, !(hasDeletion && fieldCount > 0),
             keepsDeletions || !hasDeletion,
             fieldCount <= UInt64(fieldNames.count),
             !(hasDeletion && (hasPosition || hasValue)),
             hasPosition || bits & Flag.positionByInsert == 0, hasValue || bits & Flag.valueByInsert == 0,
             bits & Flag.valueStampIsPositionStamp == 0
-                || (hasPosition && hasValue && (bits & Flag.valueByInsert != 0) == (bits & Flag.positionByInsert != 0))
-        else { throw .invalidFlags(offset: flags.valueOffset) }
+                || (hasPosition && hasValue && (bits & Flag.valueByInsert != 0) == (bits & Flag.positionByInsert != 0)),
+            !isRun || (runs != nil && bits == Flag.insert | Flag.run && fieldCount == 0)
+        else { throw .invalidFlags(offset: flagsOffset) }
         let counter = previousCounter &+ UInt64(bitPattern: try rowCounter.nextSigned())
         guard counter > 0 && counter <= Dot.maximumCounter else { throw .invalidStamp(offset: rowCounter.valueOffset) }
         previousCounter = counter
-        let id = RowID(
-            replica: try replica(flagsAndReplica >> Flag.replicaShift, at: flags.valueOffset), counter: counter)
+        let id = RowID(replica: try replica(flagsAndReplica >> replicaShift, at: flagsOffset), counter: counter)
         // The update is made at the end from these: a partly built update alive across the throwing reads
         // below would be copied at each of them.
         var position: PositionKey?
         var positionStamp = Stamp.none
         var valueStamp = Stamp.none
+        var keyOffset = 0
         value = nil
         if hasPosition {
-            let shared = try keyShared.next()
-            let suffixLength = try keySuffixLength.next()
-            guard shared <= UInt64(previousKey.count) else { throw .invalidPositionKey(offset: keyShared.valueOffset) }
-            guard suffixLength <= UInt64(keySuffix.remaining) else {
-                throw .invalidPositionKey(offset: keySuffixLength.valueOffset)
-            }
-            let suffixStart = keySuffix.offset
-            var key = previousKey.prefix(Int(shared))
-            for _ in 0..<suffixLength { key.append(try keySuffix.readByte()) }
-            guard key.count > 0 && key[key.count - 1] != 0 else {
-                throw .invalidPositionKey(offset: suffixLength > 0 ? suffixStart : keySuffixLength.valueOffset)
-            }
-            previousKey = key
-            position = try self.key(key, at: suffixLength > 0 ? suffixStart : keySuffixLength.valueOffset)
+            (position, keyOffset) = try nextKey()
             positionStamp = try nextStamp(byInsert: bits & Flag.positionByInsert != 0, id: id)
         }
         if hasValue {
@@ -673,11 +888,7 @@ private struct UpdateColumnReader {
                     throw .notCanonical(offset: stampLamport.valueOffset)
                 }
             }
-            let type = try valueType.next()
-            guard type < UInt64(typeCount) else { throw .indexOutOfRange(offset: valueType.valueOffset) }
-            let length = try valueLength.next()
-            guard length <= UInt64(valueBytes.remaining) else { throw .truncated(offset: valueBytes.offset) }
-            value = EncodedUpdates.Value(type: Int(type), bytes: try valueBytes.skip(Int(length)))
+            value = try nextValue(type: try nextType())
         }
         if fieldCount > 0 {
             fields = try nextFields(count: Int(fieldCount), id: id, after: valueStamp)
@@ -688,7 +899,108 @@ private struct UpdateColumnReader {
             deletions.append(DeletionRun(id, deletedBy: try nextStamp(byInsert: false, id: id)))
             return nil
         }
+        if runs != nil {
+            // An insert of its own or the first of a run: it must not continue the insert read before.
+            if bits & Flag.insert == Flag.insert && fieldCount == 0 {
+                let row = InsertRunReading.LastRow(
+                    id: id, stamp: positionStamp, type: value!.type, key: previousKey,
+                    lastLevel: InsertRuns.LastLevel(
+                        of: previousKey, startingAt: converter.lastLevelStart, tags: .label),
+                    steps: nil)
+                if let lastInsert, lastInsert.isContinued(by: row) { throw .notCanonical(offset: flagsOffset) }
+                lastInsert = row
+            } else {
+                lastInsert = nil
+            }
+            if isRun { try startRun(at: lastInsert!, output: position!, keyOffset: keyOffset) }
+        }
         return RowUpdate(id: id, position: position, positionStamp: positionStamp, valueStamp: valueStamp)
+    }
+
+    /// The key at the head of the key columns, with this reader's tags, and where its suffix is encoded.
+    private mutating func nextKey() throws(BinaryDecodingError) -> (PositionKey, offset: Int) {
+        let shared = try keyShared.next()
+        let suffixLength = try keySuffixLength.next()
+        guard shared <= UInt64(previousKey.count) else { throw .invalidPositionKey(offset: keyShared.valueOffset) }
+        guard suffixLength <= UInt64(keySuffix.remaining) else {
+            throw .invalidPositionKey(offset: keySuffixLength.valueOffset)
+        }
+        let suffixStart = keySuffix.offset
+        var key = previousKey.prefix(Int(shared))
+        for _ in 0..<suffixLength { key.append(try keySuffix.readByte()) }
+        let offset = suffixLength > 0 ? suffixStart : keySuffixLength.valueOffset
+        guard key.count > 0 && key[key.count - 1] != 0 else { throw .invalidPositionKey(offset: offset) }
+        previousKey = key
+        return (try self.key(key, at: offset), offset)
+    }
+
+    /// The next value type index.
+    private mutating func nextType() throws(BinaryDecodingError) -> Int {
+        let type = try valueType.next()
+        guard type < UInt64(typeCount) else { throw .indexOutOfRange(offset: valueType.valueOffset) }
+        return Int(type)
+    }
+
+    /// The next value, of type `type`.
+    private mutating func nextValue(type: Int) throws(BinaryDecodingError) -> EncodedUpdates.Value {
+        let length = try valueLength.next()
+        guard length <= UInt64(valueBytes.remaining) else { throw .truncated(offset: valueBytes.offset) }
+        return EncodedUpdates.Value(type: type, bytes: try valueBytes.skip(Int(length)))
+    }
+
+    /// Starts the run whose first row, `first`, was just read (its output key `output`, encoded at
+    /// `keyOffset`): reads its length and steps and checks that every row's counter and Lamport time
+    /// lie in their ranges.
+    private mutating func startRun(
+        at first: InsertRunReading.LastRow, output: PositionKey, keyOffset: Int
+    ) throws(BinaryDecodingError) {
+        let code = try runs!.next()
+        let offset = runs!.valueOffset
+        let (lamportStep, counterStep) = RunSteps.steps(code: code % 6)!
+        let more = code / 6 + 1  // rows after the first
+        guard more <= UInt64(rowsLeft) else { throw .countTooLarge(offset: offset) }
+        let (counter, lamport) = (first.id.counter, first.stamp.lamport)
+        guard counterStep > 0 ? more <= Dot.maximumCounter - counter : more < counter,
+            lamportStep == 0 || (lamportStep > 0 ? more <= Stamp.maximumLamport - lamport : more < lamport)
+        else { throw .invalidStamp(offset: offset) }
+        let integerLength = first.key.count - first.lastLevel.integerStart
+        run = InsertRunReading(
+            remaining: Int(more), replica: first.id.replica, counter: counter, counterStep: counterStep,
+            lamport: lamport, lamportStep: lamportStep, integer: first.lastLevel.integer, type: first.type,
+            outputPrefix: output.prefix(output.count - integerLength),
+            encodedIntegerStart: first.lastLevel.integerStart,
+            keyOffset: keyOffset)
+    }
+
+    /// The next row of the run being read.
+    private mutating func nextRunRow(value: inout EncodedUpdates.Value?) throws(BinaryDecodingError) -> RowUpdate {
+        run.integer = InsertRuns.integer(after: run.integer)
+        guard run.integer <= RunInteger.decodableRange.upperBound else {
+            throw .invalidPositionKey(offset: run.keyOffset)
+        }
+        run.counter &+= UInt64(bitPattern: run.counterStep)
+        run.lamport &+= UInt64(bitPattern: run.lamportStep)
+        run.remaining -= 1
+        let id = RowID(replica: run.replica, counter: run.counter)
+        let stamp = Stamp(lamport: run.lamport, dot: id)
+        var key = run.outputPrefix
+        RunInteger.append(run.integer, to: &key)
+        value = try nextValue(type: run.type)
+        fields = nil
+        if run.remaining == 0 {
+            // The next entry continues from the run's last row, as encoded.
+            // `previousKey` is still the run's first key.
+            let integerStart = run.encodedIntegerStart
+            var encoded = previousKey.prefix(integerStart)
+            RunInteger.append(run.integer, to: &encoded)
+            previousKey = encoded
+            previousCounter = id.counter
+            lastInsert = InsertRunReading.LastRow(
+                id: id, stamp: stamp, type: run.type, key: encoded,
+                lastLevel: InsertRuns.LastLevel(integerStart: integerStart, integer: run.integer),
+                steps: InsertRunReading.Steps(lamport: run.lamportStep, counter: run.counterStep))
+        }
+        return RowUpdate(id: id, position: key, positionStamp: stamp, valueStamp: stamp)
     }
 
     /// Reads `count` field registers of row `id`, whose value stamp in this update is `valueStamp`:
@@ -749,8 +1061,10 @@ private struct UpdateColumnReader {
         return Stamp(lamport: lamport, dot: dot)
     }
 
-    /// The number of deletions among the next `count` updates, read from a copy of the flags column.
+    /// The number of deletions among the next `count` updates, read from a copy of the flags column (none
+    /// in version 6, whose deleted rows are runs apart).
     func deletionCount(of count: Int) throws(BinaryDecodingError) -> Int {
+        guard keepsDeletions else { return 0 }
         var flags = self.flags
         var deletions = 0
         for _ in 0..<count where try flags.next() & Flag.deletion != 0 { deletions += 1 }
@@ -771,6 +1085,8 @@ private struct UpdateColumnReader {
         try valueType.expectEnd()
         try valueLength.expectEnd()
         try valueBytes.expectEnd()
+        try runs?.expectEnd()
+        guard run.remaining == 0 else { throw .truncated(offset: valueLength.valueOffset) }
         if let fieldColumns {
             try fieldColumns.count.expectEnd()
             try fieldColumns.name.expectEnd()
@@ -806,24 +1122,12 @@ private enum DeletionRunCoding {
     /// The fewest bytes a run takes: the head, the first row, the Lamport time and the dot counter.
     static let minimumSize = 4
 
-    /// The steps code of a run: (Lamport step + 1) × 2, plus 1 when the counter step is 1. A run of one
-    /// row has the steps (0, 1), code 3.
-    static func stepsCode(of run: DeletionRun) -> UInt64 {
-        UInt64((run.lamportStep + 1) * 2 + (run.counterStep > 0 ? 1 : 0))
-    }
-
-    /// The steps (Lamport time, counter) of `code`, or nil when it is none.
-    static func steps(code: UInt64) -> (lamport: Int64, counter: Int64)? {
-        guard code <= 5 else { return nil }
-        return (Int64(code / 2) - 1, code % 2 == 1 ? 1 : -1)
-    }
-
     /// Writes `runs` (canonical) with the replica table `replicaIndex`.
     static func write(_ runs: [DeletionRun], replicaIndex: [ReplicaID: UInt64], to writer: inout BinaryWriter) {
         writer.writeVarint(UInt64(runs.count))
         var previous: DeletionRun?
         for run in runs {
-            var head = stepsCode(of: run)
+            var head = RunSteps.code(lamport: run.lamportStep, counter: run.counterStep)
             if run.length <= longestInHead { head |= run.length << lengthShift }
             let newReplica = previous?.replica != run.replica
             if newReplica { head |= rowReplicaFollows }
@@ -862,7 +1166,7 @@ private enum DeletionRunCoding {
             let head = try reader.readVarint()
             let previous = runs.last
             // One byte; the first run names its replica.
-            guard head < 1 << 7, let (lamportStep, counterStep) = steps(code: head & 7),
+            guard head < 1 << 7, let (lamportStep, counterStep) = RunSteps.steps(code: head & 7),
                 previous != nil || head & rowReplicaFollows != 0
             else { throw .notCanonical(offset: start) }
             let lengthInHead = head >> lengthShift & 3
