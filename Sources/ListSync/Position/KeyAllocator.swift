@@ -175,19 +175,23 @@ struct KeyAllocator: Sendable {
             // The same `T`.
             var prefix = lower.prefix(a.tagStart)
             for byte in tag { prefix.append(byte) }
+            // Integers are decoded only where they are used (the bounds are valid keys).
             if aTag == 0 && bTag == 0 {
-                let room = b.value - a.value - 1
+                let low = a.integer(in: lower)!
+                let room = b.integer(in: upper)! - low - 1
                 if room >= Int64(count) + Int64(count) / 128 + 2 {
-                    return (prefix, a.value + 1 + (room - Int64(count)) / 2)
+                    return (prefix, low + 1 + (room - Int64(count)) / 2)
                 }
             } else if aTag == 0 {
                 // Integers only where every peer reads them back (RunInteger.decodableRange).
-                if a.value + 2 * Int64(count) + 2 < RunInteger.decodableRange.upperBound {
-                    return (prefix, a.value + 1)
+                let low = a.integer(in: lower)!
+                if low + 2 * Int64(count) + 2 < RunInteger.decodableRange.upperBound {
+                    return (prefix, low + 1)
                 }
             } else if bTag == 0 {
-                if b.value - 16 - 2 * Int64(count) > RunInteger.decodableRange.lowerBound {
-                    return (prefix, b.value - 16 - Int64(count) - Int64(count) / 128)
+                let high = b.integer(in: upper)!
+                if high - 16 - 2 * Int64(count) > RunInteger.decodableRange.lowerBound {
+                    return (prefix, high - 16 - Int64(count) - Int64(count) / 128)
                 }
             } else if aTag > 0 && bTag < 0 {
                 return (prefix, center)
@@ -240,18 +244,20 @@ struct KeyAllocator: Sendable {
             for byte in tag { prefix.append(byte) }
             return (prefix, center)
         }
-        if bTag == 0 && b.value - 16 - 2 * Int64(count) > RunInteger.decodableRange.lowerBound {
-            for byte in tag { prefix.append(byte) }
-            return (prefix, b.value - 16 - Int64(count) - Int64(count) / 128)
-        }
         let structuralTag = upper.byte(at: b.tagStart) == KeyGrammar.structural
-        if structuralTag && b.value == RunInteger.decodableRange.lowerBound {
+        // `b`'s integer matters only under this replica's tag or the structural one.
+        let high = bTag == 0 || structuralTag ? b.integer(in: upper)! : 0
+        if bTag == 0 && high - 16 - 2 * Int64(count) > RunInteger.decodableRange.lowerBound {
+            for byte in tag { prefix.append(byte) }
+            return (prefix, high - 16 - Int64(count) - Int64(count) / 128)
+        }
+        if structuralTag && high == RunInteger.decodableRange.lowerBound {
             // No structural level below `b`: under `b`, below `upper`'s next level (decoders refuse a
             // key that ends in this level, so `upper` has one).
             return nestedRun(count: count, after: upper.prefix(b.end), before: upper)
         }
         prefix.append(KeyGrammar.structural)
-        RunInteger.append(structuralTag ? b.value - 1 : 0, to: &prefix)
+        RunInteger.append(structuralTag ? high - 1 : 0, to: &prefix)
         for byte in tag { prefix.append(byte) }
         return (prefix, center)
     }

@@ -25,7 +25,7 @@ enum KeyGrammar {
         case portable
     }
 
-    /// One level of a key: byte offsets of its parts and its integer.
+    /// One level of a key: byte offsets of its parts.
     struct Level: Equatable {
         /// Where `T` starts (the level's first byte).
         var start: Int
@@ -35,8 +35,13 @@ enum KeyGrammar {
         var integerStart: Int
         /// Where the level ends.
         var end: Int
-        /// The integer.
-        var value: Int64
+
+        /// The level's integer in `key`, or nil when it is not one a key may hold
+        /// (``RunInteger/decodableRange``).
+        func integer(in key: PositionKey) -> Int64? {
+            var offset = integerStart
+            return RunInteger.decode(key, at: &offset)
+        }
     }
 
     /// Largest base-`T` digit plus one.
@@ -53,7 +58,7 @@ enum KeyGrammar {
         var levels: [Level] = []
         var offset = 0
         while offset < key.count {
-            guard let level = level(of: key, at: offset, tags: form) else { return nil }
+            guard let level = level(of: key, at: offset, tags: form), level.integer(in: key) != nil else { return nil }
             levels.append(level)
             offset = level.end
         }
@@ -71,7 +76,8 @@ enum KeyGrammar {
         return RunInteger.decode(key, at: &offset) == RunInteger.decodableRange.lowerBound
     }
 
-    /// The level of `key` starting at `start`, or nil when the bytes there are not one.
+    /// The level of `key` starting at `start`, or nil when the bytes there are not one. Its integer is
+    /// only delimited, by its head byte: ``Level/integer(in:)`` decodes and checks it.
     static func level(of key: PositionKey, at start: Int, tags form: TagForm) -> Level? {
         var offset = start
         // T: digits while the continuation bit says so.
@@ -89,9 +95,10 @@ enum KeyGrammar {
         }
         let tagStart = offset
         guard let tagEnd = tagEnd(of: key, at: tagStart, form: form) else { return nil }
-        var end = tagEnd
-        guard let value = RunInteger.decode(key, at: &end) else { return nil }
-        return Level(start: start, tagStart: tagStart, integerStart: tagEnd, end: end, value: value)
+        guard tagEnd < key.count else { return nil }
+        let end = tagEnd + RunInteger.encodedLength(head: key.byte(at: tagEnd))
+        guard end > tagEnd, end <= key.count else { return nil }
+        return Level(start: start, tagStart: tagStart, integerStart: tagEnd, end: end)
     }
 
     /// Where the tag of `form` starting at `start` ends, or nil when there is none.
@@ -310,7 +317,8 @@ extension KeyGrammar {
             var offset = kept == 0 ? 0 : levelEnds[kept - 1].source
             var lastStart = kept >= 2 ? levelEnds[kept - 2].source : 0  // the last kept level's start
             while offset < key.count {
-                guard let level = KeyGrammar.level(of: key, at: offset, tags: form) else { return nil }
+                guard let level = KeyGrammar.level(of: key, at: offset, tags: form), level.integer(in: key) != nil
+                else { return nil }
                 lastStart = level.start
                 let tag = level.tagStart..<level.integerStart
                 let isStructural = key.byte(at: level.tagStart) == KeyGrammar.structural
