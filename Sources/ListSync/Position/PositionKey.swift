@@ -100,18 +100,22 @@ public struct PositionKey: Hashable, Comparable, Sendable, CustomStringConvertib
     @inline(__always)
     mutating func append(_ byte: UInt8) {
         let index = count
+        guard index < Self.inlineCapacity else { return appendToTail(byte) }
         count += 1
-        guard index < Self.inlineCapacity else {
-            if tail == nil { tail = [] }
-            tail!.append(byte)
-            return
-        }
         let shifted = UInt64(byte) << (56 - 8 * UInt64(index % 8))
         switch index / 8 {
         case 0: word0 |= shifted
         case 1: word1 |= shifted
         default: word2 |= shifted
         }
+    }
+
+    /// ``append(_:)`` past the inline bytes, kept out of line so that appends inline stay short.
+    @inline(never)
+    private mutating func appendToTail(_ byte: UInt8) {
+        count += 1
+        if tail == nil { tail = [] }
+        tail!.append(byte)
     }
 
     /// No bytes: not a valid key, but the start of one built with ``append(_:)``, and
