@@ -25,8 +25,9 @@ struct KeyAllocator: Sendable {
         var highest: Int64
     }
 
-    /// This replica's tag, a label of its ``ReplicaLabels``.
-    private let tag: [UInt8]
+    /// This replica's tag, a label of its ``ReplicaLabels``, kept as a key: compared and appended
+    /// without an array.
+    private let tag: PositionKey
 
     /// The most recent run and the one before it, which the next allocation may continue; none while
     /// the prefix is empty.
@@ -34,7 +35,7 @@ struct KeyAllocator: Sendable {
     private var previousRun = Run(prefix: .empty, lowest: 0, highest: 0)
 
     /// Creates an allocator with no run, for the replica labelled `tag`.
-    init(tag: [UInt8]) { self.tag = tag }
+    init(tag: PositionKey) { self.tag = tag }
 
     /// Appends to `keys` `count` increasing keys strictly between `lower` and `upper`, where an empty
     /// key (``PositionKey/empty``) stands for the list's start or end.
@@ -56,12 +57,12 @@ struct KeyAllocator: Sendable {
             return
         }
         let start = keys.count
-        var (prefix, integer) = freshRun(count: count, after: lower, before: upper)
+        var (prefix, integer) = Self.freshRun(count: count, after: lower, before: upper, tag: tag)
         var (first, last) = Self.appendKeys(prefix, from: integer, count: count, step: 1, to: &keys)
         if !(lower.count == 0 || lower < keys[start]) || !(upper.count == 0 || keys[keys.count - 1] < upper) {
             // The integers chosen next to a bound's ran into it (a block too large for the room left).
             keys.removeSubrange(start...)
-            (prefix, integer) = nestedRun(count: count, after: lower, before: upper)
+            (prefix, integer) = Self.nestedRun(count: count, after: lower, before: upper, tag: tag)
             (first, last) = Self.appendKeys(prefix, from: integer, count: count, step: 1, to: &keys)
         }
         swap(&previousRun, &run)
@@ -137,13 +138,13 @@ struct KeyAllocator: Sendable {
     ///   integer, before `b`'s, or centred on 0;
     /// - `a` and `b` differ in `T`: a `T` between theirs;
     /// - otherwise one level deeper along `lower`, above its level `j + 1` (past level `j`, `upper` bounds
-    ///   nothing), or nested under `lower` when it has no such level (``nestedRun(count:after:before:)``).
+    ///   nothing), or nested under `lower` when it has no such level (``nestedRun(count:after:before:tag:)``).
     /// `lower` a proper prefix of `upper` (or the start of the list), or `upper` the list's end: see
-    /// ``nestedRun(count:after:before:)`` and the code. Every choice depends only on the bounds and on how
+    /// ``nestedRun(count:after:before:tag:)`` and the code. Every choice depends only on the bounds and on how
     /// this replica's ID compares with the tags in them, so two replicas allocating into one gap choose
     /// the same level, and their tags there keep their runs apart.
-    private func freshRun(
-        count: Int, after lower: PositionKey, before upper: PositionKey
+    private static func freshRun(
+        count: Int, after lower: PositionKey, before upper: PositionKey, tag: PositionKey
     ) -> (prefix: PositionKey, integer: Int64) {
         let center = -Int64(min(count, 128) / 2)
         // The first level at which the bounds differ, `a` in `lower` and `b` in `upper`, read in step
@@ -161,20 +162,20 @@ struct KeyAllocator: Sendable {
         b = shared < upper.count ? KeyGrammar.level(of: upper, at: shared, tags: .label) : nil
         guard let a else {
             // `lower` is the list's start or a proper prefix of `upper`.
-            return nestedRun(count: count, after: lower, before: upper)
+            return nestedRun(count: count, after: lower, before: upper, tag: tag)
         }
         guard let b else {
             // `upper` is the list's end: a `T` above `a`'s.
             var prefix = lower.prefix(a.start)
-            appendAbove(lower, a, to: &prefix)
+            appendAbove(lower, a, tag: tag, to: &prefix)
             return (prefix, center)
         }
-        let aTag = KeyGrammar.compare(tag, lower, a.tagStart..<a.integerStart)
-        let bTag = KeyGrammar.compare(tag, upper, b.tagStart..<b.integerStart)
         if a.tagStart == b.tagStart && common >= a.tagStart {
             // The same `T`.
+            let aTag = KeyGrammar.compare(tag, lower, a.tagStart..<a.integerStart)
+            let bTag = KeyGrammar.compare(tag, upper, b.tagStart..<b.integerStart)
             var prefix = lower.prefix(a.tagStart)
-            for byte in tag { prefix.append(byte) }
+            prefix.append(contentsOf: tag)
             // Integers are decoded only where they are used (the bounds are valid keys).
             if aTag == 0 && bTag == 0 {
                 let low = a.integer(in: lower)!
@@ -198,29 +199,34 @@ struct KeyAllocator: Sendable {
             }
         } else {
             var prefix = lower.prefix(shared)
-            append(
-                KeyGrammar.between(Self.digits(lower, a), Self.digits(upper, b), base: KeyGrammar.digitBase),
+            KeyGrammar.appendBetween(
+                lower, a.start..<a.tagStart, upper, b.start..<b.tagStart, base: KeyGrammar.digitBase, offset: 0x40,
                 to: &prefix)
+            prefix.append(contentsOf: tag)
             return (prefix, center)
         }
         if a.end < lower.count, let next = KeyGrammar.level(of: lower, at: a.end, tags: .label) {
             // One level deeper along `lower`: above its next level, under its levels up to `j`.
             var prefix = lower.prefix(a.end)
-            appendAbove(lower, next, to: &prefix)
+            appendAbove(lower, next, tag: tag, to: &prefix)
             return (prefix, center)
         }
-        return nestedRun(count: count, after: lower, before: upper)
+        return nestedRun(count: count, after: lower, before: upper, tag: tag)
     }
 
     /// Appends a `T` above that of `level` in `key`, then this replica's tag.
-    private func appendAbove(_ key: PositionKey, _ level: KeyGrammar.Level, to prefix: inout PositionKey) {
+    private static func appendAbove(
+        _ key: PositionKey, _ level: KeyGrammar.Level, tag: PositionKey, to prefix: inout PositionKey
+    ) {
         if level.tagStart == level.start {
             // Above the empty `T`: the middle digit, without the arithmetic.
             prefix.append(0x40 + UInt8(KeyGrammar.digitBase))
-            for byte in tag { prefix.append(byte) }
+            prefix.append(contentsOf: tag)
             return
         }
-        append(KeyGrammar.between(Self.digits(key, level), nil, base: KeyGrammar.digitBase), to: &prefix)
+        KeyGrammar.appendBetween(
+            key, level.start..<level.tagStart, .empty, nil, base: KeyGrammar.digitBase, offset: 0x40, to: &prefix)
+        prefix.append(contentsOf: tag)
     }
 
     /// The prefix and first integer of a run nested right under `lower`, below `upper`: `lower + tag`
@@ -228,48 +234,37 @@ struct KeyAllocator: Sendable {
     /// it is (or `lower` is the list's start), `lower + tag` if this level sorts below `upper`'s next
     /// level (an empty `T` below a `T`, a lower tag, or this replica's tag with integers before `upper`'s),
     /// else under a structural level below `upper`'s: `lower + (0x00, i) + tag`.
-    private func nestedRun(
-        count: Int, after lower: PositionKey, before upper: PositionKey
+    private static func nestedRun(
+        count: Int, after lower: PositionKey, before upper: PositionKey, tag: PositionKey
     ) -> (prefix: PositionKey, integer: Int64) {
         let center = -Int64(min(count, 128) / 2)
         var prefix = lower
         guard upper.count > 0, upper.hasPrefix(lower),
             let b = KeyGrammar.level(of: upper, at: lower.count, tags: .label)
         else {
-            for byte in tag { prefix.append(byte) }
+            prefix.append(contentsOf: tag)
             return (prefix, center)
         }
         let bTag = KeyGrammar.compare(tag, upper, b.tagStart..<b.integerStart)
         if b.tagStart > b.start || bTag < 0 {
-            for byte in tag { prefix.append(byte) }
+            prefix.append(contentsOf: tag)
             return (prefix, center)
         }
         let structuralTag = upper.byte(at: b.tagStart) == KeyGrammar.structural
         // `b`'s integer matters only under this replica's tag or the structural one.
         let high = bTag == 0 || structuralTag ? b.integer(in: upper)! : 0
         if bTag == 0 && high - 16 - 2 * Int64(count) > RunInteger.decodableRange.lowerBound {
-            for byte in tag { prefix.append(byte) }
+            prefix.append(contentsOf: tag)
             return (prefix, high - 16 - Int64(count) - Int64(count) / 128)
         }
         if structuralTag && high == RunInteger.decodableRange.lowerBound {
             // No structural level below `b`: under `b`, below `upper`'s next level (decoders refuse a
             // key that ends in this level, so `upper` has one).
-            return nestedRun(count: count, after: upper.prefix(b.end), before: upper)
+            return nestedRun(count: count, after: upper.prefix(b.end), before: upper, tag: tag)
         }
         prefix.append(KeyGrammar.structural)
         RunInteger.append(structuralTag ? high - 1 : 0, to: &prefix)
-        for byte in tag { prefix.append(byte) }
+        prefix.append(contentsOf: tag)
         return (prefix, center)
-    }
-
-    /// The digits of the `T` of `level` in `key`.
-    private static func digits(_ key: PositionKey, _ level: KeyGrammar.Level) -> [Int64] {
-        (level.start..<level.tagStart).map { Int64((key.byte(at: $0) - 0x40) >> 1) }
-    }
-
-    /// Appends `T` of `digits`, then this replica's tag.
-    private func append(_ digits: [Int64], to prefix: inout PositionKey) {
-        for byte in KeyGrammar.bytes(ofDigits: digits, offset: 0x40) { prefix.append(byte) }
-        for byte in tag { prefix.append(byte) }
     }
 }

@@ -139,15 +139,16 @@ enum KeyGrammar {
         }
     }
 
-    /// How the tag `bytes` compares with the tag at byte range `tag` of `key`: negative below, 0 equal,
+    /// How the tag `label` compares with the tag at byte range `tag` of `key`: negative below, 0 equal,
     /// positive above.
-    static func compare(_ bytes: [UInt8], _ key: PositionKey, _ tag: Range<Int>) -> Int {
-        for (offset, index) in tag.enumerated() {
-            guard offset < bytes.count else { return -1 }
-            let byte = key.byte(at: index)
-            if bytes[offset] != byte { return bytes[offset] < byte ? -1 : 1 }
+    static func compare(_ label: PositionKey, _ key: PositionKey, _ tag: Range<Int>) -> Int {
+        var index = 0
+        while index < label.count && index < tag.count {
+            let (byte, other) = (label.byte(at: index), key.byte(at: tag.lowerBound + index))
+            if byte != other { return byte < other ? -1 : 1 }
+            index += 1
         }
-        return bytes.count == tag.count ? 0 : 1
+        return label.count < tag.count ? -1 : label.count == tag.count ? 0 : 1
     }
 
     // MARK: Labels
@@ -191,66 +192,77 @@ enum KeyGrammar {
         return rank < Int64(count) ? Int(rank) : nil
     }
 
-    /// The digits of a label or `T` in `bytes` (continuation bits dropped), digits starting at `offset`.
-    static func digits(_ bytes: [UInt8], offset: UInt8) -> [Int64] {
-        bytes.map { Int64(($0 - offset) >> 1) }
+    /// The digit of the label or `T` byte at `index` of `key`: the byte is `offset + 2 d + m`, with
+    /// `offset` 0x40 for `T` and 0 for labels, and `m` the continuation bit.
+    @inline(__always)
+    static func digit(_ key: PositionKey, at index: Int, offset: UInt8) -> Int64 {
+        Int64((key.byte(at: index) - offset) >> 1)
     }
 
-    /// The bytes of `digits` in base `offset`'s encoding (`offset + 2 d + m`).
-    static func bytes(ofDigits digits: [Int64], offset: UInt8) -> [UInt8] {
-        digits.enumerated().map { index, digit in
-            offset + UInt8(truncatingIfNeeded: digit << 1) | (index + 1 < digits.count ? 1 : 0)
-        }
-    }
-
-    /// A short fraction in base `base`, not ending in 0, strictly between `low` and `high` (nil: 1),
-    /// both not ending in 0 and `low < high`: the shortest after the digits the two share, nearest their
-    /// middle at that length, else one digit deeper along `low`.
+    /// Appends to `result` a short fraction in base `base`, not ending in 0, strictly between the
+    /// fraction of bytes `low` of `lowKey` and that of bytes `high` of `highKey` (nil: 1), both written
+    /// as ``digit(_:at:offset:)`` reads them, not ending in 0, `low` the lower: the shortest after the
+    /// digits the two share, nearest their middle at that length, else one digit deeper along `low`.
+    /// Digits are read from the keys and written to `result` as they come, without arrays.
     /// - Complexity: O(digits of the bounds and the result).
-    static func between(_ low: [Int64], _ high: [Int64]?, base: Int64) -> [Int64] {
-        var prefix: [Int64] = []
-        var low = low[...]
-        var high = high?[...]
+    static func appendBetween(
+        _ lowKey: PositionKey, _ low: Range<Int>, _ highKey: PositionKey, _ high: Range<Int>?, base: Int64,
+        offset: UInt8, to result: inout PositionKey
+    ) {
+        /// Appends `digit`, followed by more digits when `more`.
+        func append(_ digit: Int64, more: Bool) {
+            result.append(offset + UInt8(truncatingIfNeeded: digit << 1) | (more ? 1 : 0))
+        }
+        var (low, high) = (low, high)
         while true {
             if let upper = high {
-                let first = upper.first!
-                if low.isEmpty && first == 0 || low.first == first {
+                let first = digit(highKey, at: upper.lowerBound, offset: offset)
+                if low.isEmpty ? first == 0 : digit(lowKey, at: low.lowerBound, offset: offset) == first {
                     // Both continue with this digit (an empty `low` with zeros).
-                    prefix.append(first)
+                    append(first, more: true)
                     low = low.dropFirst()
                     high = upper.dropFirst()
                     continue
                 }
             }
             for length in 1...3 {
-                if let digits = between(low, high, length: length, base: base) { return prefix + digits }
+                guard var middle = Self.middle(lowKey, low, highKey, high, length: length, base: base, offset: offset)
+                else { continue }
+                var power: Int64 = 1
+                for _ in 1..<length { power *= base }
+                for position in 0..<length {
+                    append(middle / power, more: position < length - 1)
+                    middle %= power
+                    power /= base
+                }
+                return
             }
             // No room at this depth: keep `low`'s first digit and go past it, where `high` bounds nothing.
-            prefix.append(low.first ?? 0)
+            append(low.isEmpty ? 0 : digit(lowKey, at: low.lowerBound, offset: offset), more: true)
             low = low.dropFirst()
             high = nil
         }
     }
 
-    /// The fraction of `length` digits nearest the middle strictly between `low` and `high` (nil: 1),
-    /// whose first digits differ, not ending in 0; nil when there is none.
-    private static func between(
-        _ low: ArraySlice<Int64>, _ high: ArraySlice<Int64>?, length: Int, base: Int64
-    ) -> [Int64]? {
-        /// The first `length` digits as an integer, zero-padded.
-        func value(_ digits: ArraySlice<Int64>) -> Int64 {
+    /// The fraction of `length` digits nearest the middle strictly between those of ``appendBetween``,
+    /// whose first digits differ, not ending in 0, as an integer in base `base`; nil when there is none.
+    private static func middle(
+        _ lowKey: PositionKey, _ low: Range<Int>, _ highKey: PositionKey, _ high: Range<Int>?, length: Int,
+        base: Int64, offset: UInt8
+    ) -> Int64? {
+        /// The first `length` digits of bytes `digits` of `key` as an integer, zero-padded.
+        func value(_ key: PositionKey, _ digits: Range<Int>) -> Int64 {
             var result: Int64 = 0
-            for position in 0..<length {
-                let index = digits.startIndex + position
-                result = result * base + (index < digits.endIndex ? digits[index] : 0)
+            for index in digits.lowerBound..<digits.lowerBound + length {
+                result = result * base + (index < digits.upperBound ? digit(key, at: index, offset: offset) : 0)
             }
             return result
         }
         var power: Int64 = 1
         for _ in 0..<length { power *= base }
-        let lowest = value(low) + 1
+        let lowest = value(lowKey, low) + 1
         // Below `high`: its first digits, less one when `high` has no more digits than that.
-        let highest = high.map { value($0) - ($0.count <= length ? 1 : 0) } ?? power - 1
+        let highest = high.map { value(highKey, $0) - ($0.count <= length ? 1 : 0) } ?? power - 1
         guard lowest <= highest else { return nil }
         var middle = lowest + (highest - lowest) / 2
         if middle % base == 0 {
@@ -262,12 +274,7 @@ enum KeyGrammar {
                 return nil
             }
         }
-        var digits = [Int64](repeating: 0, count: length)
-        for position in stride(from: length - 1, through: 0, by: -1) {
-            digits[position] = middle % base
-            middle /= base
-        }
-        return digits
+        return middle
     }
 }
 

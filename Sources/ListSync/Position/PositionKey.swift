@@ -118,6 +118,11 @@ public struct PositionKey: Hashable, Comparable, Sendable, CustomStringConvertib
         tail!.append(byte)
     }
 
+    /// Appends the bytes of `other`.
+    mutating func append(contentsOf other: PositionKey) {
+        for index in 0..<other.count { append(other.byte(at: index)) }
+    }
+
     /// No bytes: not a valid key, but the start of one built with ``append(_:)``, and
     /// the list's start or end where the key allocator takes a bound.
     static let empty = PositionKey([UInt8]())
