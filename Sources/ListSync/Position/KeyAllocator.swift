@@ -152,17 +152,24 @@ struct KeyAllocator: Sendable {
         let common = lower.commonPrefixCount(with: upper)
         var shared = 0
         var a: KeyGrammar.Level?
-        var b: KeyGrammar.Level?
         while true {
             a = shared < lower.count ? KeyGrammar.level(of: lower, at: shared, tags: .label) : nil
             // A level of `lower` inside the bytes both share is also `upper`'s: it need not be read twice.
             guard let level = a, common >= level.end, level.end < upper.count else { break }
             shared = level.end
         }
-        b = shared < upper.count ? KeyGrammar.level(of: upper, at: shared, tags: .label) : nil
         guard let a else {
-            // `lower` is the list's start or a proper prefix of `upper`.
+            // `lower` is the list's start or a proper prefix of `upper` (whose next level nestedRun reads).
             return nestedRun(count: count, after: lower, before: upper, tag: tag)
+        }
+        // Where `a`'s `T` and tag lie inside the bytes both share, they are also `b`'s: only `b`'s integer
+        // is read, and its tag compares with this replica's like `a`'s.
+        let sharesTag = common >= a.integerStart
+        var b: KeyGrammar.Level?
+        if sharesTag {
+            b = KeyGrammar.level(of: upper, sharingPartsOf: a)
+        } else if shared < upper.count {
+            b = KeyGrammar.level(of: upper, at: shared, tags: .label)
         }
         guard let b else {
             // `upper` is the list's end: a `T` above `a`'s.
@@ -173,7 +180,7 @@ struct KeyAllocator: Sendable {
         if a.tagStart == b.tagStart && common >= a.tagStart {
             // The same `T`.
             let aTag = KeyGrammar.compare(tag, lower, a.tagStart..<a.integerStart)
-            let bTag = KeyGrammar.compare(tag, upper, b.tagStart..<b.integerStart)
+            let bTag = sharesTag ? aTag : KeyGrammar.compare(tag, upper, b.tagStart..<b.integerStart)
             var prefix = lower.prefix(a.tagStart)
             prefix.append(contentsOf: tag)
             // Integers are decoded only where they are used (the bounds are valid keys).

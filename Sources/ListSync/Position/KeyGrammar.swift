@@ -94,11 +94,23 @@ enum KeyGrammar {
             }
         }
         let tagStart = offset
-        guard let tagEnd = tagEnd(of: key, at: tagStart, form: form) else { return nil }
-        guard tagEnd < key.count else { return nil }
-        let end = tagEnd + RunInteger.encodedLength(head: key.byte(at: tagEnd))
-        guard end > tagEnd, end <= key.count else { return nil }
+        guard let tagEnd = tagEnd(of: key, at: tagStart, form: form), let end = integerEnd(of: key, at: tagEnd)
+        else { return nil }
         return Level(start: start, tagStart: tagStart, integerStart: tagEnd, end: end)
+    }
+
+    /// The level of `key` with the `T` and tag of `level`, a level of another key with the same bytes up to
+    /// its integer (where ``level(of:at:tags:)`` would find the same parts): only its integer is delimited.
+    static func level(of key: PositionKey, sharingPartsOf level: Level) -> Level? {
+        guard let end = integerEnd(of: key, at: level.integerStart) else { return nil }
+        return Level(start: level.start, tagStart: level.tagStart, integerStart: level.integerStart, end: end)
+    }
+
+    /// Where the integer starting at `start` of `key` ends, by its head byte, or nil when there is none.
+    private static func integerEnd(of key: PositionKey, at start: Int) -> Int? {
+        guard start < key.count else { return nil }
+        let end = start + RunInteger.encodedLength(head: key.byte(at: start))
+        return end > start && end <= key.count ? end : nil
     }
 
     /// Where the tag of `form` starting at `start` ends, or nil when there is none.
