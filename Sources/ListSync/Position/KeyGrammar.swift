@@ -107,6 +107,7 @@ enum KeyGrammar {
     }
 
     /// Where the integer starting at `start` of `key` ends, by its head byte, or nil when there is none.
+    @inline(__always)
     private static func integerEnd(of key: PositionKey, at start: Int) -> Int? {
         guard start < key.count else { return nil }
         let end = start + RunInteger.encodedLength(head: key.byte(at: start))
@@ -114,6 +115,7 @@ enum KeyGrammar {
     }
 
     /// Where the tag of `form` starting at `start` ends, or nil when there is none.
+    @inline(__always)
     private static func tagEnd(of key: PositionKey, at start: Int, form: TagForm) -> Int? {
         guard start < key.count else { return nil }
         let first = key.byte(at: start)
