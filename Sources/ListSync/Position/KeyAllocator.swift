@@ -241,13 +241,16 @@ struct KeyAllocator: Sendable {
     /// it is (or `lower` is the list's start), `lower + tag` if this level sorts below `upper`'s next
     /// level (an empty `T` below a `T`, a lower tag, or this replica's tag with integers before `upper`'s),
     /// else under a structural level below `upper`'s: `lower + (0x00, i) + tag`.
+    ///
+    /// `lower` is consumed: the prefix is built in it (copied here, it went through a generic value
+    /// witness for its tail).
     private static func nestedRun(
-        count: Int, after lower: PositionKey, before upper: PositionKey, tag: PositionKey
+        count: Int, after lower: consuming PositionKey, before upper: PositionKey, tag: PositionKey
     ) -> (prefix: PositionKey, integer: Int64) {
         let center = -Int64(min(count, 128) / 2)
         var prefix = lower
-        guard upper.count > 0, upper.hasPrefix(lower),
-            let b = KeyGrammar.level(of: upper, at: lower.count, tags: .label)
+        guard upper.count > 0, upper.hasPrefix(prefix),
+            let b = KeyGrammar.level(of: upper, at: prefix.count, tags: .label)
         else {
             prefix.append(contentsOf: tag)
             return (prefix, center)
