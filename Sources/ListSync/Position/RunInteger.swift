@@ -86,6 +86,7 @@ enum RunInteger {
     }
 
     /// The length of the encoding whose head byte is `head`.
+    @inline(__always)
     static func encodedLength(head: UInt8) -> Int {
         switch head {
         case 0x40...0xBF: 1
