@@ -178,31 +178,35 @@ struct KeyAllocator: Sendable {
             return (prefix, center)
         }
         if a.tagStart == b.tagStart && common >= a.tagStart {
-            // The same `T`.
+            // The same `T`: the first integer, when this level has room for the run, then the prefix.
             let aTag = KeyGrammar.compare(tag, lower, a.tagStart..<a.integerStart)
             let bTag = sharesTag ? aTag : KeyGrammar.compare(tag, upper, b.tagStart..<b.integerStart)
-            var prefix = lower.prefix(a.tagStart)
-            prefix.append(contentsOf: tag)
+            var integer: Int64?
             // Integers are decoded only where they are used (the bounds are valid keys).
             if aTag == 0 && bTag == 0 {
                 let low = a.integer(in: lower)!
                 let room = b.integer(in: upper)! - low - 1
                 if room >= Int64(count) + Int64(count) / 128 + 2 {
-                    return (prefix, low + 1 + (room - Int64(count)) / 2)
+                    integer = low + 1 + (room - Int64(count)) / 2
                 }
             } else if aTag == 0 {
                 // Integers only where every peer reads them back (RunInteger.decodableRange).
                 let low = a.integer(in: lower)!
                 if low + 2 * Int64(count) + 2 < RunInteger.decodableRange.upperBound {
-                    return (prefix, low + 1)
+                    integer = low + 1
                 }
             } else if bTag == 0 {
                 let high = b.integer(in: upper)!
                 if high - 16 - 2 * Int64(count) > RunInteger.decodableRange.lowerBound {
-                    return (prefix, high - 16 - Int64(count) - Int64(count) / 128)
+                    integer = high - 16 - Int64(count) - Int64(count) / 128
                 }
             } else if aTag > 0 && bTag < 0 {
-                return (prefix, center)
+                integer = center
+            }
+            if let integer {
+                var prefix = lower.prefix(a.tagStart)
+                prefix.append(contentsOf: tag)
+                return (prefix, integer)
             }
         } else {
             var prefix = lower.prefix(shared)
