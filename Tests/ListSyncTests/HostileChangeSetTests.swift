@@ -45,7 +45,7 @@ struct HostileChangeSetTests {
                 Int64.random(in: 0..<KeyGrammar.digitBase, using: &generator)
             }
             if let last = digits.last, last == 0 { digits[digits.count - 1] = 1 }
-            for byte in KeyGrammar.bytes(ofDigits: digits, offset: 0x40) { key.append(byte) }
+            KeyGrammarTests.append(digits: digits, offset: 0x40, to: &key)
             let replica = replicas.randomElement(using: &generator)!
             KeyGrammar.appendPortable(replica, to: &key)
             var integer =

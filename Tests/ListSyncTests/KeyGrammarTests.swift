@@ -24,29 +24,54 @@ struct KeyGrammarTests {
         return false
     }
 
+    /// Appends `digits` as ``KeyGrammar/digit(_:at:offset:)`` reads them (`offset + 2 d + m`).
+    static func append(digits: [Int64], offset: UInt8, to key: inout PositionKey) {
+        for (index, digit) in digits.enumerated() {
+            key.append(offset + UInt8(digit << 1) | (index + 1 < digits.count ? 1 : 0))
+        }
+    }
+
+    /// ``KeyGrammar/appendBetween(_:_:_:_:base:offset:to:)`` on digits, each bound written after `prefix`
+    /// bytes (so that digits start inside a key); nil when the result is not well formed (a continuation
+    /// bit on its last byte or missing on another).
+    static func between(_ low: [Int64], _ high: [Int64]?, base: Int64, prefix: [UInt8]) -> [Int64]? {
+        let offset: UInt8 = base == KeyGrammar.digitBase ? 0x40 : 0
+        var (lowKey, highKey) = (PositionKey(prefix), PositionKey(prefix.reversed()))
+        append(digits: low, offset: offset, to: &lowKey)
+        append(digits: high ?? [], offset: offset, to: &highKey)
+        var result = PositionKey(prefix)
+        KeyGrammar.appendBetween(
+            lowKey, prefix.count..<lowKey.count, highKey, high.map { _ in prefix.count..<highKey.count }, base: base,
+            offset: offset, to: &result)
+        let bytes = result.bytes.dropFirst(prefix.count)
+        guard bytes.dropLast().allSatisfy({ $0 & 1 == 1 }), bytes.last.map({ $0 & 1 == 0 }) == true else { return nil }
+        return bytes.indices.map { KeyGrammar.digit(result, at: $0, offset: offset) }
+    }
+
     @Test(arguments: [KeyGrammar.digitBase, KeyGrammar.labelBase])
-    func betweenLiesStrictlyBetweenAndNeverEndsInZero(base: Int64) {
+    func betweenLiesStrictlyBetweenAndNeverEndsInZero(base: Int64) throws {
         var generator = SplitMix64(seed: UInt64(base))
-        for _ in 0..<20_000 {
+        for step in 0..<20_000 {
             var (low, high) = (Self.digits(&generator, base: base), Self.digits(&generator, base: base))
             if Self.precedes(high, low) { swap(&low, &high) }
             let upper: [Int64]? = generator.next() % 5 == 0 || !Self.precedes(low, high) ? nil : high
-            let middle = KeyGrammar.between(low, upper, base: base)
+            let prefix: [UInt8] = [[], [0x20], [0x9f, 0x21, 0x05]][step % 3]
+            let middle = try #require(Self.between(low, upper, base: base, prefix: prefix), "\(low) < \(high)")
             #expect(Self.precedes(low, middle), "\(low) < \(middle)")
             if let upper { #expect(Self.precedes(middle, upper), "\(middle) < \(upper)") }
             #expect(middle.last.map { $0 != 0 } == true && middle.allSatisfy { (0..<base).contains($0) })
             // Bytes order like the fractions (what keys compare).
-            let (lowBytes, middleBytes) = (
-                KeyGrammar.bytes(ofDigits: low, offset: 0x40), KeyGrammar.bytes(ofDigits: middle, offset: 0x40)
-            )
-            #expect(lowBytes.lexicographicallyPrecedes(middleBytes))
+            var (lowBytes, middleBytes) = (PositionKey.empty, PositionKey.empty)
+            Self.append(digits: low, offset: 0x40, to: &lowBytes)
+            Self.append(digits: middle, offset: 0x40, to: &middleBytes)
+            #expect(lowBytes < middleBytes)
         }
     }
 
-    @Test func betweenStaysShortWhenOneGapIsSplitOverAndOver() {
+    @Test func betweenStaysShortWhenOneGapIsSplitOverAndOver() throws {
         // Always just above the lower bound: one more digit every few splits, never a failure.
         var high: [Int64] = [1]
-        for _ in 0..<500 { high = KeyGrammar.between([], high, base: KeyGrammar.labelBase) }
+        for _ in 0..<500 { high = try #require(Self.between([], high, base: KeyGrammar.labelBase, prefix: [])) }
         #expect(high.count <= 500 / 4 + 2 && high.last != 0)
     }
 
@@ -105,12 +130,12 @@ struct KeyGrammarTests {
                 trial % 2 == 0
                 ? (0..<60).map { _ in ReplicaID(generator.next()) } : (1...60).map { ReplicaID(1_000 + UInt64($0)) }
             var labels = ReplicaLabels(replica: ids[0])
-            var given: [ReplicaID: [UInt8]] = [:]
+            var given: [ReplicaID: PositionKey] = [:]
             for id in ids { given[id] = labels.label(of: id) }
             for id in ids { #expect(labels.label(of: id) == given[id], "a label never changes") }
             let sorted = given.keys.sorted()
             for (a, b) in zip(sorted, sorted.dropFirst()) {
-                #expect(given[a]!.lexicographicallyPrecedes(given[b]!), "labels order like IDs")
+                #expect(given[a]! < given[b]!, "labels order like IDs")
             }
             #expect(labels.count == Set(ids).count)
             #expect(given.values.allSatisfy { $0.count <= 14 })

@@ -130,7 +130,7 @@ extension ListCore {
             // An empty replica labels replicas as the snapshot ranks them: its keys are then taken as they are.
             labels = ReplicaLabels(ranksOf: encoded.replicas, and: replica)
             allocator = KeyAllocator(tag: labels.label(of: replica))
-            encoded.labelKeys(with: encoded.replicas.map { labels.label(of: $0) })
+            encoded.labelKeys(with: encoded.replicas.map { labels.label(of: $0).bytes })
             values.slots.reserveCapacity(encoded.count)
             values.values.reserveCapacity(encoded.count)
             // Before version 6, deleted rows are entries of the update columns too.

@@ -25,8 +25,9 @@ struct KeyAllocator: Sendable {
         var highest: Int64
     }
 
-    /// This replica's tag, a label of its ``ReplicaLabels``.
-    private let tag: [UInt8]
+    /// This replica's tag, a label of its ``ReplicaLabels``, kept as a key: compared and appended
+    /// without an array.
+    private let tag: PositionKey
 
     /// The most recent run and the one before it, which the next allocation may continue; none while
     /// the prefix is empty.
@@ -34,7 +35,7 @@ struct KeyAllocator: Sendable {
     private var previousRun = Run(prefix: .empty, lowest: 0, highest: 0)
 
     /// Creates an allocator with no run, for the replica labelled `tag`.
-    init(tag: [UInt8]) { self.tag = tag }
+    init(tag: PositionKey) { self.tag = tag }
 
     /// Appends to `keys` `count` increasing keys strictly between `lower` and `upper`, where an empty
     /// key (``PositionKey/empty``) stands for the list's start or end.
@@ -56,12 +57,12 @@ struct KeyAllocator: Sendable {
             return
         }
         let start = keys.count
-        var (prefix, integer) = freshRun(count: count, after: lower, before: upper)
+        var (prefix, integer) = Self.freshRun(count: count, after: lower, before: upper, tag: tag)
         var (first, last) = Self.appendKeys(prefix, from: integer, count: count, step: 1, to: &keys)
         if !(lower.count == 0 || lower < keys[start]) || !(upper.count == 0 || keys[keys.count - 1] < upper) {
             // The integers chosen next to a bound's ran into it (a block too large for the room left).
             keys.removeSubrange(start...)
-            (prefix, integer) = nestedRun(count: count, after: lower, before: upper)
+            (prefix, integer) = Self.nestedRun(count: count, after: lower, before: upper, tag: tag)
             (first, last) = Self.appendKeys(prefix, from: integer, count: count, step: 1, to: &keys)
         }
         swap(&previousRun, &run)
@@ -137,13 +138,13 @@ struct KeyAllocator: Sendable {
     ///   integer, before `b`'s, or centred on 0;
     /// - `a` and `b` differ in `T`: a `T` between theirs;
     /// - otherwise one level deeper along `lower`, above its level `j + 1` (past level `j`, `upper` bounds
-    ///   nothing), or nested under `lower` when it has no such level (``nestedRun(count:after:before:)``).
+    ///   nothing), or nested under `lower` when it has no such level (``nestedRun(count:after:before:tag:)``).
     /// `lower` a proper prefix of `upper` (or the start of the list), or `upper` the list's end: see
-    /// ``nestedRun(count:after:before:)`` and the code. Every choice depends only on the bounds and on how
+    /// ``nestedRun(count:after:before:tag:)`` and the code. Every choice depends only on the bounds and on how
     /// this replica's ID compares with the tags in them, so two replicas allocating into one gap choose
     /// the same level, and their tags there keep their runs apart.
-    private func freshRun(
-        count: Int, after lower: PositionKey, before upper: PositionKey
+    private static func freshRun(
+        count: Int, after lower: PositionKey, before upper: PositionKey, tag: PositionKey
     ) -> (prefix: PositionKey, integer: Int64) {
         let center = -Int64(min(count, 128) / 2)
         // The first level at which the bounds differ, `a` in `lower` and `b` in `upper`, read in step
@@ -151,72 +152,92 @@ struct KeyAllocator: Sendable {
         let common = lower.commonPrefixCount(with: upper)
         var shared = 0
         var a: KeyGrammar.Level?
-        var b: KeyGrammar.Level?
         while true {
             a = shared < lower.count ? KeyGrammar.level(of: lower, at: shared, tags: .label) : nil
             // A level of `lower` inside the bytes both share is also `upper`'s: it need not be read twice.
             guard let level = a, common >= level.end, level.end < upper.count else { break }
             shared = level.end
         }
-        b = shared < upper.count ? KeyGrammar.level(of: upper, at: shared, tags: .label) : nil
         guard let a else {
-            // `lower` is the list's start or a proper prefix of `upper`.
-            return nestedRun(count: count, after: lower, before: upper)
+            // `lower` is the list's start or a proper prefix of `upper` (whose next level nestedRun reads).
+            return nestedRun(count: count, after: lower, before: upper, tag: tag)
+        }
+        // Where `a`'s `T` and tag lie inside the bytes both share, they are also `b`'s: only `b`'s integer
+        // is read, and its tag compares with this replica's like `a`'s.
+        let sharesTag = common >= a.integerStart
+        var b: KeyGrammar.Level?
+        if sharesTag {
+            b = KeyGrammar.level(of: upper, sharingPartsOf: a)
+        } else if shared < upper.count {
+            b = KeyGrammar.level(of: upper, at: shared, tags: .label)
         }
         guard let b else {
             // `upper` is the list's end: a `T` above `a`'s.
             var prefix = lower.prefix(a.start)
-            appendAbove(lower, a, to: &prefix)
+            appendAbove(lower, a, tag: tag, to: &prefix)
             return (prefix, center)
         }
-        let aTag = KeyGrammar.compare(tag, lower, a.tagStart..<a.integerStart)
-        let bTag = KeyGrammar.compare(tag, upper, b.tagStart..<b.integerStart)
         if a.tagStart == b.tagStart && common >= a.tagStart {
-            // The same `T`.
-            var prefix = lower.prefix(a.tagStart)
-            for byte in tag { prefix.append(byte) }
+            // The same `T`: the first integer, when this level has room for the run, then the prefix.
+            let aTag = KeyGrammar.compare(tag, lower, a.tagStart..<a.integerStart)
+            let bTag = sharesTag ? aTag : KeyGrammar.compare(tag, upper, b.tagStart..<b.integerStart)
+            var integer: Int64?
+            // Integers are decoded only where they are used (the bounds are valid keys).
             if aTag == 0 && bTag == 0 {
-                let room = b.value - a.value - 1
+                let low = a.integer(in: lower)!
+                let room = b.integer(in: upper)! - low - 1
                 if room >= Int64(count) + Int64(count) / 128 + 2 {
-                    return (prefix, a.value + 1 + (room - Int64(count)) / 2)
+                    integer = low + 1 + (room - Int64(count)) / 2
                 }
             } else if aTag == 0 {
                 // Integers only where every peer reads them back (RunInteger.decodableRange).
-                if a.value + 2 * Int64(count) + 2 < RunInteger.decodableRange.upperBound {
-                    return (prefix, a.value + 1)
+                let low = a.integer(in: lower)!
+                if low + 2 * Int64(count) + 2 < RunInteger.decodableRange.upperBound {
+                    integer = low + 1
                 }
             } else if bTag == 0 {
-                if b.value - 16 - 2 * Int64(count) > RunInteger.decodableRange.lowerBound {
-                    return (prefix, b.value - 16 - Int64(count) - Int64(count) / 128)
+                let high = b.integer(in: upper)!
+                if high - 16 - 2 * Int64(count) > RunInteger.decodableRange.lowerBound {
+                    integer = high - 16 - Int64(count) - Int64(count) / 128
                 }
             } else if aTag > 0 && bTag < 0 {
-                return (prefix, center)
+                integer = center
+            }
+            if let integer {
+                var prefix = lower.prefix(a.tagStart)
+                prefix.append(contentsOf: tag)
+                return (prefix, integer)
             }
         } else {
             var prefix = lower.prefix(shared)
-            append(
-                KeyGrammar.between(Self.digits(lower, a), Self.digits(upper, b), base: KeyGrammar.digitBase),
+            KeyGrammar.appendBetween(
+                lower, a.start..<a.tagStart, upper, b.start..<b.tagStart, base: KeyGrammar.digitBase, offset: 0x40,
                 to: &prefix)
+            prefix.append(contentsOf: tag)
             return (prefix, center)
         }
         if a.end < lower.count, let next = KeyGrammar.level(of: lower, at: a.end, tags: .label) {
             // One level deeper along `lower`: above its next level, under its levels up to `j`.
             var prefix = lower.prefix(a.end)
-            appendAbove(lower, next, to: &prefix)
+            appendAbove(lower, next, tag: tag, to: &prefix)
             return (prefix, center)
         }
-        return nestedRun(count: count, after: lower, before: upper)
+        return nestedRun(count: count, after: lower, before: upper, tag: tag)
     }
 
     /// Appends a `T` above that of `level` in `key`, then this replica's tag.
-    private func appendAbove(_ key: PositionKey, _ level: KeyGrammar.Level, to prefix: inout PositionKey) {
+    private static func appendAbove(
+        _ key: PositionKey, _ level: KeyGrammar.Level, tag: PositionKey, to prefix: inout PositionKey
+    ) {
         if level.tagStart == level.start {
             // Above the empty `T`: the middle digit, without the arithmetic.
             prefix.append(0x40 + UInt8(KeyGrammar.digitBase))
-            for byte in tag { prefix.append(byte) }
+            prefix.append(contentsOf: tag)
             return
         }
-        append(KeyGrammar.between(Self.digits(key, level), nil, base: KeyGrammar.digitBase), to: &prefix)
+        KeyGrammar.appendBetween(
+            key, level.start..<level.tagStart, .empty, nil, base: KeyGrammar.digitBase, offset: 0x40, to: &prefix)
+        prefix.append(contentsOf: tag)
     }
 
     /// The prefix and first integer of a run nested right under `lower`, below `upper`: `lower + tag`
@@ -224,46 +245,40 @@ struct KeyAllocator: Sendable {
     /// it is (or `lower` is the list's start), `lower + tag` if this level sorts below `upper`'s next
     /// level (an empty `T` below a `T`, a lower tag, or this replica's tag with integers before `upper`'s),
     /// else under a structural level below `upper`'s: `lower + (0x00, i) + tag`.
-    private func nestedRun(
-        count: Int, after lower: PositionKey, before upper: PositionKey
+    ///
+    /// `lower` is consumed: the prefix is built in it (copied here, it went through a generic value
+    /// witness for its tail).
+    private static func nestedRun(
+        count: Int, after lower: consuming PositionKey, before upper: PositionKey, tag: PositionKey
     ) -> (prefix: PositionKey, integer: Int64) {
         let center = -Int64(min(count, 128) / 2)
         var prefix = lower
-        guard upper.count > 0, upper.hasPrefix(lower),
-            let b = KeyGrammar.level(of: upper, at: lower.count, tags: .label)
+        guard upper.count > 0, upper.hasPrefix(prefix),
+            let b = KeyGrammar.level(of: upper, at: prefix.count, tags: .label)
         else {
-            for byte in tag { prefix.append(byte) }
+            prefix.append(contentsOf: tag)
             return (prefix, center)
         }
         let bTag = KeyGrammar.compare(tag, upper, b.tagStart..<b.integerStart)
         if b.tagStart > b.start || bTag < 0 {
-            for byte in tag { prefix.append(byte) }
+            prefix.append(contentsOf: tag)
             return (prefix, center)
         }
-        if bTag == 0 && b.value - 16 - 2 * Int64(count) > RunInteger.decodableRange.lowerBound {
-            for byte in tag { prefix.append(byte) }
-            return (prefix, b.value - 16 - Int64(count) - Int64(count) / 128)
-        }
         let structuralTag = upper.byte(at: b.tagStart) == KeyGrammar.structural
-        if structuralTag && b.value == RunInteger.decodableRange.lowerBound {
+        // `b`'s integer matters only under this replica's tag or the structural one.
+        let high = bTag == 0 || structuralTag ? b.integer(in: upper)! : 0
+        if bTag == 0 && high - 16 - 2 * Int64(count) > RunInteger.decodableRange.lowerBound {
+            prefix.append(contentsOf: tag)
+            return (prefix, high - 16 - Int64(count) - Int64(count) / 128)
+        }
+        if structuralTag && high == RunInteger.decodableRange.lowerBound {
             // No structural level below `b`: under `b`, below `upper`'s next level (decoders refuse a
             // key that ends in this level, so `upper` has one).
-            return nestedRun(count: count, after: upper.prefix(b.end), before: upper)
+            return nestedRun(count: count, after: upper.prefix(b.end), before: upper, tag: tag)
         }
         prefix.append(KeyGrammar.structural)
-        RunInteger.append(structuralTag ? b.value - 1 : 0, to: &prefix)
-        for byte in tag { prefix.append(byte) }
+        RunInteger.append(structuralTag ? high - 1 : 0, to: &prefix)
+        prefix.append(contentsOf: tag)
         return (prefix, center)
-    }
-
-    /// The digits of the `T` of `level` in `key`.
-    private static func digits(_ key: PositionKey, _ level: KeyGrammar.Level) -> [Int64] {
-        (level.start..<level.tagStart).map { Int64((key.byte(at: $0) - 0x40) >> 1) }
-    }
-
-    /// Appends `T` of `digits`, then this replica's tag.
-    private func append(_ digits: [Int64], to prefix: inout PositionKey) {
-        for byte in KeyGrammar.bytes(ofDigits: digits, offset: 0x40) { prefix.append(byte) }
-        for byte in tag { prefix.append(byte) }
     }
 }

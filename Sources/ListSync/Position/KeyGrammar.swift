@@ -25,7 +25,7 @@ enum KeyGrammar {
         case portable
     }
 
-    /// One level of a key: byte offsets of its parts and its integer.
+    /// One level of a key: byte offsets of its parts.
     struct Level: Equatable {
         /// Where `T` starts (the level's first byte).
         var start: Int
@@ -35,8 +35,13 @@ enum KeyGrammar {
         var integerStart: Int
         /// Where the level ends.
         var end: Int
-        /// The integer.
-        var value: Int64
+
+        /// The level's integer in `key`, or nil when it is not one a key may hold
+        /// (``RunInteger/decodableRange``).
+        func integer(in key: PositionKey) -> Int64? {
+            var offset = integerStart
+            return RunInteger.decode(key, at: &offset)
+        }
     }
 
     /// Largest base-`T` digit plus one.
@@ -53,7 +58,7 @@ enum KeyGrammar {
         var levels: [Level] = []
         var offset = 0
         while offset < key.count {
-            guard let level = level(of: key, at: offset, tags: form) else { return nil }
+            guard let level = level(of: key, at: offset, tags: form), level.integer(in: key) != nil else { return nil }
             levels.append(level)
             offset = level.end
         }
@@ -71,7 +76,8 @@ enum KeyGrammar {
         return RunInteger.decode(key, at: &offset) == RunInteger.decodableRange.lowerBound
     }
 
-    /// The level of `key` starting at `start`, or nil when the bytes there are not one.
+    /// The level of `key` starting at `start`, or nil when the bytes there are not one. Its integer is
+    /// only delimited, by its head byte: ``Level/integer(in:)`` decodes and checks it.
     static func level(of key: PositionKey, at start: Int, tags form: TagForm) -> Level? {
         var offset = start
         // T: digits while the continuation bit says so.
@@ -88,13 +94,28 @@ enum KeyGrammar {
             }
         }
         let tagStart = offset
-        guard let tagEnd = tagEnd(of: key, at: tagStart, form: form) else { return nil }
-        var end = tagEnd
-        guard let value = RunInteger.decode(key, at: &end) else { return nil }
-        return Level(start: start, tagStart: tagStart, integerStart: tagEnd, end: end, value: value)
+        guard let tagEnd = tagEnd(of: key, at: tagStart, form: form), let end = integerEnd(of: key, at: tagEnd)
+        else { return nil }
+        return Level(start: start, tagStart: tagStart, integerStart: tagEnd, end: end)
+    }
+
+    /// The level of `key` with the `T` and tag of `level`, a level of another key with the same bytes up to
+    /// its integer (where ``level(of:at:tags:)`` would find the same parts): only its integer is delimited.
+    static func level(of key: PositionKey, sharingPartsOf level: Level) -> Level? {
+        guard let end = integerEnd(of: key, at: level.integerStart) else { return nil }
+        return Level(start: level.start, tagStart: level.tagStart, integerStart: level.integerStart, end: end)
+    }
+
+    /// Where the integer starting at `start` of `key` ends, by its head byte, or nil when there is none.
+    @inline(__always)
+    private static func integerEnd(of key: PositionKey, at start: Int) -> Int? {
+        guard start < key.count else { return nil }
+        let end = start + RunInteger.encodedLength(head: key.byte(at: start))
+        return end > start && end <= key.count ? end : nil
     }
 
     /// Where the tag of `form` starting at `start` ends, or nil when there is none.
+    @inline(__always)
     private static func tagEnd(of key: PositionKey, at start: Int, form: TagForm) -> Int? {
         guard start < key.count else { return nil }
         let first = key.byte(at: start)
@@ -132,15 +153,16 @@ enum KeyGrammar {
         }
     }
 
-    /// How the tag `bytes` compares with the tag at byte range `tag` of `key`: negative below, 0 equal,
+    /// How the tag `label` compares with the tag at byte range `tag` of `key`: negative below, 0 equal,
     /// positive above.
-    static func compare(_ bytes: [UInt8], _ key: PositionKey, _ tag: Range<Int>) -> Int {
-        for (offset, index) in tag.enumerated() {
-            guard offset < bytes.count else { return -1 }
-            let byte = key.byte(at: index)
-            if bytes[offset] != byte { return bytes[offset] < byte ? -1 : 1 }
+    static func compare(_ label: PositionKey, _ key: PositionKey, _ tag: Range<Int>) -> Int {
+        var index = 0
+        while index < label.count && index < tag.count {
+            let (byte, other) = (label.byte(at: index), key.byte(at: tag.lowerBound + index))
+            if byte != other { return byte < other ? -1 : 1 }
+            index += 1
         }
-        return bytes.count == tag.count ? 0 : 1
+        return label.count < tag.count ? -1 : label.count == tag.count ? 0 : 1
     }
 
     // MARK: Labels
@@ -184,66 +206,77 @@ enum KeyGrammar {
         return rank < Int64(count) ? Int(rank) : nil
     }
 
-    /// The digits of a label or `T` in `bytes` (continuation bits dropped), digits starting at `offset`.
-    static func digits(_ bytes: [UInt8], offset: UInt8) -> [Int64] {
-        bytes.map { Int64(($0 - offset) >> 1) }
+    /// The digit of the label or `T` byte at `index` of `key`: the byte is `offset + 2 d + m`, with
+    /// `offset` 0x40 for `T` and 0 for labels, and `m` the continuation bit.
+    @inline(__always)
+    static func digit(_ key: PositionKey, at index: Int, offset: UInt8) -> Int64 {
+        Int64((key.byte(at: index) - offset) >> 1)
     }
 
-    /// The bytes of `digits` in base `offset`'s encoding (`offset + 2 d + m`).
-    static func bytes(ofDigits digits: [Int64], offset: UInt8) -> [UInt8] {
-        digits.enumerated().map { index, digit in
-            offset + UInt8(truncatingIfNeeded: digit << 1) | (index + 1 < digits.count ? 1 : 0)
-        }
-    }
-
-    /// A short fraction in base `base`, not ending in 0, strictly between `low` and `high` (nil: 1),
-    /// both not ending in 0 and `low < high`: the shortest after the digits the two share, nearest their
-    /// middle at that length, else one digit deeper along `low`.
+    /// Appends to `result` a short fraction in base `base`, not ending in 0, strictly between the
+    /// fraction of bytes `low` of `lowKey` and that of bytes `high` of `highKey` (nil: 1), both written
+    /// as ``digit(_:at:offset:)`` reads them, not ending in 0, `low` the lower: the shortest after the
+    /// digits the two share, nearest their middle at that length, else one digit deeper along `low`.
+    /// Digits are read from the keys and written to `result` as they come, without arrays.
     /// - Complexity: O(digits of the bounds and the result).
-    static func between(_ low: [Int64], _ high: [Int64]?, base: Int64) -> [Int64] {
-        var prefix: [Int64] = []
-        var low = low[...]
-        var high = high?[...]
+    static func appendBetween(
+        _ lowKey: PositionKey, _ low: Range<Int>, _ highKey: PositionKey, _ high: Range<Int>?, base: Int64,
+        offset: UInt8, to result: inout PositionKey
+    ) {
+        /// Appends `digit`, followed by more digits when `more`.
+        func append(_ digit: Int64, more: Bool) {
+            result.append(offset + UInt8(truncatingIfNeeded: digit << 1) | (more ? 1 : 0))
+        }
+        var (low, high) = (low, high)
         while true {
             if let upper = high {
-                let first = upper.first!
-                if low.isEmpty && first == 0 || low.first == first {
+                let first = digit(highKey, at: upper.lowerBound, offset: offset)
+                if low.isEmpty ? first == 0 : digit(lowKey, at: low.lowerBound, offset: offset) == first {
                     // Both continue with this digit (an empty `low` with zeros).
-                    prefix.append(first)
+                    append(first, more: true)
                     low = low.dropFirst()
                     high = upper.dropFirst()
                     continue
                 }
             }
             for length in 1...3 {
-                if let digits = between(low, high, length: length, base: base) { return prefix + digits }
+                guard var middle = Self.middle(lowKey, low, highKey, high, length: length, base: base, offset: offset)
+                else { continue }
+                var power: Int64 = 1
+                for _ in 1..<length { power *= base }
+                for position in 0..<length {
+                    append(middle / power, more: position < length - 1)
+                    middle %= power
+                    power /= base
+                }
+                return
             }
             // No room at this depth: keep `low`'s first digit and go past it, where `high` bounds nothing.
-            prefix.append(low.first ?? 0)
+            append(low.isEmpty ? 0 : digit(lowKey, at: low.lowerBound, offset: offset), more: true)
             low = low.dropFirst()
             high = nil
         }
     }
 
-    /// The fraction of `length` digits nearest the middle strictly between `low` and `high` (nil: 1),
-    /// whose first digits differ, not ending in 0; nil when there is none.
-    private static func between(
-        _ low: ArraySlice<Int64>, _ high: ArraySlice<Int64>?, length: Int, base: Int64
-    ) -> [Int64]? {
-        /// The first `length` digits as an integer, zero-padded.
-        func value(_ digits: ArraySlice<Int64>) -> Int64 {
+    /// The fraction of `length` digits nearest the middle strictly between those of ``appendBetween``,
+    /// whose first digits differ, not ending in 0, as an integer in base `base`; nil when there is none.
+    private static func middle(
+        _ lowKey: PositionKey, _ low: Range<Int>, _ highKey: PositionKey, _ high: Range<Int>?, length: Int,
+        base: Int64, offset: UInt8
+    ) -> Int64? {
+        /// The first `length` digits of bytes `digits` of `key` as an integer, zero-padded.
+        func value(_ key: PositionKey, _ digits: Range<Int>) -> Int64 {
             var result: Int64 = 0
-            for position in 0..<length {
-                let index = digits.startIndex + position
-                result = result * base + (index < digits.endIndex ? digits[index] : 0)
+            for index in digits.lowerBound..<digits.lowerBound + length {
+                result = result * base + (index < digits.upperBound ? digit(key, at: index, offset: offset) : 0)
             }
             return result
         }
         var power: Int64 = 1
         for _ in 0..<length { power *= base }
-        let lowest = value(low) + 1
+        let lowest = value(lowKey, low) + 1
         // Below `high`: its first digits, less one when `high` has no more digits than that.
-        let highest = high.map { value($0) - ($0.count <= length ? 1 : 0) } ?? power - 1
+        let highest = high.map { value(highKey, $0) - ($0.count <= length ? 1 : 0) } ?? power - 1
         guard lowest <= highest else { return nil }
         var middle = lowest + (highest - lowest) / 2
         if middle % base == 0 {
@@ -255,12 +288,7 @@ enum KeyGrammar {
                 return nil
             }
         }
-        var digits = [Int64](repeating: 0, count: length)
-        for position in stride(from: length - 1, through: 0, by: -1) {
-            digits[position] = middle % base
-            middle /= base
-        }
-        return digits
+        return middle
     }
 }
 
@@ -312,7 +340,8 @@ extension KeyGrammar {
             var offset = kept == 0 ? 0 : levelEnds[kept - 1].source
             var lastStart = kept >= 2 ? levelEnds[kept - 2].source : 0  // the last kept level's start
             while offset < key.count {
-                guard let level = KeyGrammar.level(of: key, at: offset, tags: form) else { return nil }
+                guard let level = KeyGrammar.level(of: key, at: offset, tags: form), level.integer(in: key) != nil
+                else { return nil }
                 lastStart = level.start
                 let tag = level.tagStart..<level.integerStart
                 let isStructural = key.byte(at: level.tagStart) == KeyGrammar.structural

@@ -78,9 +78,11 @@ public struct PositionKey: Hashable, Comparable, Sendable, CustomStringConvertib
     /// The byte at `index`, which the caller guarantees is in `0..<count`.
     @inlinable @inline(__always)
     func byte(at index: Int) -> UInt8 {
-        if index < 8 { return UInt8(truncatingIfNeeded: word0 >> (56 - 8 * index)) }
-        if index < 16 { return UInt8(truncatingIfNeeded: word1 >> (56 - 8 * (index - 8))) }
-        if index < 24 { return UInt8(truncatingIfNeeded: word2 >> (56 - 8 * (index - 16))) }
+        // A masking shift, in range by the caller's guarantee: no checks for negative or wide shifts.
+        let shift = UInt64(truncatingIfNeeded: 56 &- 8 &* (index & 7))
+        if index < 8 { return UInt8(truncatingIfNeeded: word0 &>> shift) }
+        if index < 16 { return UInt8(truncatingIfNeeded: word1 &>> shift) }
+        if index < 24 { return UInt8(truncatingIfNeeded: word2 &>> shift) }
         return tail.unsafelyUnwrapped[index - 24]
     }
 
@@ -100,18 +102,27 @@ public struct PositionKey: Hashable, Comparable, Sendable, CustomStringConvertib
     @inline(__always)
     mutating func append(_ byte: UInt8) {
         let index = count
+        guard index < Self.inlineCapacity else { return appendToTail(byte) }
         count += 1
-        guard index < Self.inlineCapacity else {
-            if tail == nil { tail = [] }
-            tail!.append(byte)
-            return
-        }
-        let shifted = UInt64(byte) << (56 - 8 * UInt64(index % 8))
-        switch index / 8 {
+        let shifted = UInt64(byte) &<< UInt64(truncatingIfNeeded: 56 &- 8 &* (index & 7))
+        switch index >> 3 {
         case 0: word0 |= shifted
         case 1: word1 |= shifted
         default: word2 |= shifted
         }
+    }
+
+    /// ``append(_:)`` past the inline bytes, kept out of line so that appends inline stay short.
+    @inline(never)
+    private mutating func appendToTail(_ byte: UInt8) {
+        count += 1
+        if tail == nil { tail = [] }
+        tail!.append(byte)
+    }
+
+    /// Appends the bytes of `other`.
+    mutating func append(contentsOf other: PositionKey) {
+        for index in 0..<other.count { append(other.byte(at: index)) }
     }
 
     /// No bytes: not a valid key, but the start of one built with ``append(_:)``, and

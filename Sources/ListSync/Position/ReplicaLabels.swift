@@ -9,14 +9,11 @@
 struct ReplicaLabels: Sendable {
     /// The replicas known, in increasing ID order.
     private var replicas: [ReplicaID] = []
-    /// Their labels' bytes, in the same order, which is also the labels' order.
-    private var labels: [[UInt8]] = []
+    /// Their labels, in the same order, which is also the labels' order.
+    private var labels: [PositionKey] = []
 
     /// Labels that know `replica` alone.
-    init(replica: ReplicaID) {
-        replicas = [replica]
-        labels = [KeyGrammar.bytes(ofDigits: [KeyGrammar.labelBase / 2], offset: 0)]
-    }
+    init(replica: ReplicaID) { _ = label(of: replica) }
 
     /// Labels that give `replicas` (increasing IDs) the labels of their ranks in a change set's replica
     /// table (``KeyGrammar/rankLabel(_:of:into:)``), so that its keys need no translation, and `replica`
@@ -26,7 +23,7 @@ struct ReplicaLabels: Sendable {
         labels = replicas.indices.map { rank in
             var label = PositionKey.empty
             KeyGrammar.rankLabel(rank, of: replicas.count, into: &label)
-            return label.bytes
+            return label
         }
         _ = label(of: replica)
     }
@@ -36,13 +33,11 @@ struct ReplicaLabels: Sendable {
 
     /// The label of `replica`, given one now if it has none.
     /// - Complexity: O(log r) for r replicas, O(r) when `replica` is new.
-    mutating func label(of replica: ReplicaID) -> [UInt8] {
+    mutating func label(of replica: ReplicaID) -> PositionKey {
         let index = lowerBound(of: replica)
         if index < replicas.count && replicas[index] == replica { return labels[index] }
-        let low = index > 0 ? KeyGrammar.digits(labels[index - 1], offset: 0) : []
-        let high = index < labels.count ? KeyGrammar.digits(labels[index], offset: 0) : nil
-        let digits = KeyGrammar.between(low, high, base: KeyGrammar.labelBase)
-        let label = KeyGrammar.bytes(ofDigits: digits, offset: 0)
+        let label = Self.label(
+            between: index > 0 ? labels[index - 1] : .empty, and: index < labels.count ? labels[index] : nil)
         replicas.insert(replica, at: index)
         labels.insert(label, at: index)
         return label
@@ -60,7 +55,7 @@ struct ReplicaLabels: Sendable {
         }.sorted()
         guard !new.isEmpty else { return }
         var mergedReplicas: [ReplicaID] = []
-        var mergedLabels: [[UInt8]] = []
+        var mergedLabels: [PositionKey] = []
         mergedReplicas.reserveCapacity(replicas.count + new.count)
         mergedLabels.reserveCapacity(replicas.count + new.count)
         var next = 0  // the first new replica not merged yet
@@ -69,13 +64,10 @@ struct ReplicaLabels: Sendable {
             while end < new.count && (index == replicas.count || new[end] < replicas[index]) { end += 1 }
             if end > next {
                 // new[next..<end] lie between the known replicas index - 1 and index.
-                var digits: [[Int64]] = []
                 Self.bisect(
-                    index > 0 ? KeyGrammar.digits(labels[index - 1], offset: 0) : [],
-                    index < labels.count ? KeyGrammar.digits(labels[index], offset: 0) : nil,
-                    count: end - next, into: &digits)
+                    index > 0 ? labels[index - 1] : .empty, index < labels.count ? labels[index] : nil,
+                    count: end - next, into: &mergedLabels)
                 mergedReplicas.append(contentsOf: new[next..<end])
-                mergedLabels.append(contentsOf: digits.map { KeyGrammar.bytes(ofDigits: $0, offset: 0) })
                 next = end
             }
             if index < replicas.count {
@@ -87,15 +79,26 @@ struct ReplicaLabels: Sendable {
         labels = mergedLabels
     }
 
-    /// Appends `count` increasing fractions strictly between `low` and `high` (nil: 1): the middle one
-    /// first found, then each half the same way, so that their lengths grow with the logarithm of `count`.
-    private static func bisect(_ low: [Int64], _ high: [Int64]?, count: Int, into result: inout [[Int64]]) {
+    /// Appends `count` increasing labels strictly between `low` (empty: none) and `high` (nil: none): the
+    /// middle one first found, then each half the same way, so that their lengths grow with the logarithm
+    /// of `count`.
+    private static func bisect(_ low: PositionKey, _ high: PositionKey?, count: Int, into result: inout [PositionKey]) {
         guard count > 0 else { return }
-        let middle = KeyGrammar.between(low, high, base: KeyGrammar.labelBase)
+        let middle = label(between: low, and: high)
         let below = (count - 1) / 2
         bisect(low, middle, count: below, into: &result)
         result.append(middle)
         bisect(middle, high, count: count - 1 - below, into: &result)
+    }
+
+    /// A short label between `low` (empty: none) and `high` (nil: none), as ``KeyGrammar/appendBetween``
+    /// finds it.
+    private static func label(between low: PositionKey, and high: PositionKey?) -> PositionKey {
+        var label = PositionKey.empty
+        KeyGrammar.appendBetween(
+            low, 0..<low.count, high ?? .empty, high.map { 0..<$0.count }, base: KeyGrammar.labelBase, offset: 0,
+            to: &label)
+        return label
     }
 
     /// The replica whose label is at byte range `tag` of `key`, or nil when no replica has that label.
@@ -132,7 +135,7 @@ struct ReplicaLabels: Sendable {
     /// `converter` (from portable tags) carries what the previous key had in common with it.
     mutating func narrowed(_ key: PositionKey, using converter: inout KeyGrammar.Converter) -> PositionKey {
         converter.convert(key) { key, tag, result in
-            for byte in label(of: KeyGrammar.portableReplica(key, tagAt: tag.lowerBound)!) { result.append(byte) }
+            result.append(contentsOf: label(of: KeyGrammar.portableReplica(key, tagAt: tag.lowerBound)!))
             return true
         }.unsafelyUnwrapped
     }

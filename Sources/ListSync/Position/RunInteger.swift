@@ -14,15 +14,18 @@ enum RunInteger {
     static func append(_ value: Int64, to key: inout PositionKey) {
         let (head, payload, length) = parts(value)
         key.append(head)
-        for index in stride(from: length - 1, through: 0, by: -1) {
-            key.append(UInt8(truncatingIfNeeded: payload >> (8 * UInt64(index))))
+        // A while loop: a reversed stride went through unspecialised library code here.
+        var shift = 8 * length
+        while shift > 0 {
+            shift -= 8
+            key.append(UInt8(truncatingIfNeeded: payload &>> UInt64(shift)))
         }
     }
 
     /// The encoding of `value`: its head byte, then `length` bytes of `payload`, big-endian.
     @inline(__always)
     private static func parts(_ value: Int64) -> (head: UInt8, payload: UInt64, length: Int) {
-        precondition(range.contains(value), "RunInteger out of range")
+        precondition(value >= range.lowerBound && value <= range.upperBound, "RunInteger out of range")
         if value >= -64 && value <= 63 { return (UInt8(truncatingIfNeeded: 0x80 + value), 0, 0) }
         if value > 63 {
             var base: UInt64 = 64
@@ -83,6 +86,7 @@ enum RunInteger {
     }
 
     /// The length of the encoding whose head byte is `head`.
+    @inline(__always)
     static func encodedLength(head: UInt8) -> Int {
         switch head {
         case 0x40...0xBF: 1

@@ -594,7 +594,7 @@ private enum InsertRuns {
         /// starts at `start`.
         init(of key: PositionKey, startingAt start: Int, tags form: KeyGrammar.TagForm) {
             let level = KeyGrammar.level(of: key, at: start, tags: form)!
-            (integerStart, integer) = (level.integerStart, level.value)
+            (integerStart, integer) = (level.integerStart, level.integer(in: key)!)
         }
     }
 
