@@ -2,7 +2,7 @@
 extension ListCore {
     /// Whether the replica holds no rows, tombstones or placeholders and its row table never used a slot
     /// (a withdrawn placeholder leaves a free one), so ``applyToEmpty(_:)`` applies.
-    var isEmpty: Bool { rows.records.isEmpty && tombstones.isEmpty }
+    var isEmpty: Bool { rows.slotCount == 0 && tombstones.isEmpty }
 
     /// The room reserved for `count` rows or tombstones loaded: an eighth more, so that the first edits
     /// after opening a large list do not grow every table at once (a later growth copies a table, as

@@ -163,8 +163,7 @@ extension ListCore {
     /// Gives the moving row in `slot`, taken out of the order, the position `key` (from ``place(count:at:)``)
     /// and puts it back in at `index`.
     private mutating func land(_ slot: Int32, key: PositionKey, at index: Int, change: inout LocalChange) {
-        rows[slot].key = key
-        rows[slot].positionStamp = nextStamp(&change, for: rows[slot].id)
+        rows.setPosition(key, stamp: nextStamp(&change, for: rows[slot].id), of: slot)
         order.insert(slot, key: key, at: index, rows: rows)
     }
 
@@ -208,7 +207,7 @@ extension ListCore {
         precondition(rows[slot].placeholder == nil, "a placeholder's value comes with its commit")
         guard var change = beginChange() else { return ListChange() }
         let stamp = nextStamp(&change, for: rows[slot].id)
-        rows[slot].valueStamp = stamp
+        rows.setValueStamp(stamp, of: slot)
         if !fieldRegisters.isEmpty { fieldRegisters[rows[slot].id] = nil }  // older than the new whole value
         commit(change)
         touched.valueSlots.append(slot)

@@ -195,16 +195,15 @@ struct ListCore {
                 plans[offset].slot = plan.slot
             }
             if plan.takesPosition, let slot = plan.slot {
-                rows[slot].key = update.position!
-                rows[slot].positionStamp = update.positionStamp
+                rows.setPosition(update.position!, stamp: update.positionStamp, of: slot)
             }
             if plan.takesWhole, let slot = plan.slot {
-                rows[slot].valueStamp = update.valueStamp
+                rows.setValueStamp(update.valueStamp, of: slot)
                 rows.setHidden(plan.hides, slot)
             }
             touched.valueSlots.append(plan.takesValue ? plan.slot : nil)
         }
-        for (slot, key) in placeholderKeys { rows[slot].key = key }
+        for (slot, key) in placeholderKeys { rows.setPlaceholderKey(key, of: slot) }
 
         var entered: [Int] = []  // offsets of rows put into the order
         for (offset, plan) in plans.enumerated() {
@@ -231,7 +230,7 @@ struct ListCore {
             }
             merged.append(contentsOf: pending)
             order = OrderIndex(sorted: merged, rows: rows)
-            var positions = [Int](repeating: -1, count: rows.records.count)
+            var positions = [Int](repeating: -1, count: rows.slotCount)
             for (index, slot) in merged.enumerated() { positions[Int(slot)] = index }
             indexOfSlot = positions
         } else {

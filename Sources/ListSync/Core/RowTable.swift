@@ -57,7 +57,7 @@ extension Stamp {
 /// The rows a replica knows, in slots that are reused after deletes, with lookup by row ID.
 @usableFromInline
 struct RowTable {
-    @usableFromInline private(set) var records: ContiguousArray<RowRecord> = []
+    private var records: ContiguousArray<RowRecord> = []
     private var index = RowIDIndex()
     private var freeSlots: [Int32] = []
     /// The slots of local placeholders (never in the row-ID index).
@@ -69,11 +69,32 @@ struct RowTable {
     /// The number of rows (visible or waiting), not counting placeholders.
     var count: Int { index.count }
 
-    /// The record in `slot`.
+    /// The number of slots ever used (in use or free): every slot is below it.
+    @usableFromInline var slotCount: Int { records.count }
+
+    /// The number of slots the table has room for without growing.
+    @usableFromInline var slotCapacity: Int { records.capacity }
+
+    /// The record in `slot`. Read only: a record changes through ``setPosition(_:stamp:of:)``,
+    /// ``setValueStamp(_:of:)`` and ``setPlaceholderKey(_:of:)``.
     @usableFromInline
-    subscript(slot: Int32) -> RowRecord {
-        get { records[Int(slot)] }
-        _modify { yield &records[Int(slot)] }
+    subscript(slot: Int32) -> RowRecord { records[Int(slot)] }
+
+    /// Gives the row in `slot` the position `key`, set by the operation `stamp`.
+    mutating func setPosition(_ key: PositionKey, stamp: Stamp, of slot: Int32) {
+        records[Int(slot)].key = key
+        records[Int(slot)].positionStamp = stamp
+    }
+
+    /// Records that the operation `stamp` set the value of the row in `slot`.
+    mutating func setValueStamp(_ stamp: Stamp, of slot: Int32) {
+        records[Int(slot)].valueStamp = stamp
+    }
+
+    /// Gives the placeholder in `slot` the key `key` (placeholders have no stamps).
+    mutating func setPlaceholderKey(_ key: PositionKey, of slot: Int32) {
+        precondition(records[Int(slot)].placeholder != nil, "slot \(slot) holds a row, not a placeholder")
+        records[Int(slot)].key = key
     }
 
     /// The slot of the row `id`, if the table has it.

@@ -67,12 +67,12 @@ public final class ReplicatedList<Element: Codable & Sendable> {
             // Rows of text, every value readable: decoded without a generic call per value (the caller may
             // not be specialised). The bit cast is from the type itself.
             let text = ValueCoding.decodeText(
-                encoded.values, slots: encoded.slots, in: snapshot, slotCount: core.rows.records.count,
-                capacity: core.rows.records.capacity)
+                encoded.values, slots: encoded.slots, in: snapshot, slotCount: core.rows.slotCount,
+                capacity: core.rows.slotCapacity)
             values = unsafeBitCast(text, to: ContiguousArray<Element?>.self)
             return
         }
-        values.reserveCapacity(core.rows.records.capacity)  // the room the rows have, for the first edits
+        values.reserveCapacity(core.rows.slotCapacity)  // the room the rows have, for the first edits
         // A load fills slots in order, so values are appended in slot order (nil for a row without one).
         for (slot, value) in zip(encoded.slots, encoded.values) {
             precondition(Int(slot) >= values.count, "snapshot values out of slot order")
@@ -98,7 +98,7 @@ public final class ReplicatedList<Element: Codable & Sendable> {
                 undecodable[slot] = UndecodableValue(payload(), reason: String(describing: error))
             }
         }
-        while values.count < core.rows.records.count { values.append(nil) }
+        while values.count < core.rows.slotCount { values.append(nil) }
         if !undecodable.isEmpty { core.hide(Array(undecodable.keys)) }
     }
 
@@ -162,7 +162,7 @@ public final class ReplicatedList<Element: Codable & Sendable> {
         _ change: ListChange, values newValues: (Int) -> Element?,
         undecodable undecodableValues: [Int: UndecodableValue]? = nil, wholes: [Int: ChangeSet.Payload]? = nil
     ) -> ListChange {
-        let slotCount = core.rows.records.count
+        let slotCount = core.rows.slotCount
         while values.count < slotCount { values.append(nil) }
         for slot in core.touched.freedSlots { values[Int(slot)] = nil }
         for (offset, slot) in core.touched.valueSlots.enumerated() {
