@@ -1,9 +1,158 @@
+import Foundation
+import TestSupport
 import Testing
 
 @testable import ListSync
 
-/// The row table's lookups of rows named by runs (a bulk load checks that no deleted row is a live one).
+/// The row table against a dictionary of plain records: rows added one by one and in runs (consecutive
+/// counters of one replica, keys of one prefix with consecutive integers, as typing and pasting make
+/// them), moved, edited and removed; placeholders added, re-keyed and withdrawn; slots reused. Seeded:
+/// 16 seeds in `swift test`, 400 in the long run; `LISTSYNC_ROWTABLE_SEED=S` replays one.
 struct RowTableTests {
+    static let seeds: [UInt64] =
+        ProcessInfo.processInfo.environment["LISTSYNC_ROWTABLE_SEED"].flatMap { UInt64($0) }.map { [$0] }
+        ?? Array(RunSize.seeds("LISTSYNC_ROWTABLE_SEEDS", quick: 16, long: 400, from: 0x5107))
+
+    /// What the table must hold: the records of rows and placeholders by their IDs.
+    struct Model {
+        var rows: [RowID: RowRecord] = [:]
+        var placeholders: [PlaceholderID: RowRecord] = [:]
+    }
+
+    /// Every row and placeholder of `model` is found in `table` with the same fields, and nothing else is.
+    static func check(_ table: RowTable, against model: Model, _ context: String) {
+        #expect(table.count == model.rows.count, "\(context): count")
+        var slots = Set<Int32>()
+        for (id, expected) in model.rows {
+            guard let slot = table.slot(of: id) else {
+                Issue.record("\(context): row \(id) not found")
+                continue
+            }
+            slots.insert(slot)
+            let record = table[slot]
+            #expect(
+                record.id == id && record.positionStamp == expected.positionStamp
+                    && record.valueStamp == expected.valueStamp && record.placeholder == nil,
+                "\(context): fields of \(id)")
+            if expected.positionStamp.isSet {
+                #expect(record.key == expected.key, "\(context): key of \(id)")
+                #expect(table.keyHead(of: slot) == expected.key.head, "\(context): key head of \(id)")
+            }
+        }
+        #expect(slots.count == model.rows.count, "\(context): two rows in one slot")
+        var visited = Set<Int32>()
+        table.forEachSlot { visited.insert($0) }
+        #expect(visited == slots, "\(context): forEachSlot")
+        for (placeholder, expected) in model.placeholders {
+            guard let slot = table.slot(of: placeholder) else {
+                Issue.record("\(context): \(placeholder) not found")
+                continue
+            }
+            #expect(!slots.contains(slot), "\(context): \(placeholder) in a row's slot")
+            #expect(table[slot].placeholder == placeholder && table[slot].key == expected.key, "\(context): \(placeholder)")
+            #expect(table.isPlaceholder(slot), "\(context): \(placeholder) is a placeholder")
+        }
+        #expect(table.placeholders.count == model.placeholders.count, "\(context): placeholders")
+        // Ordering by (key, ID) agrees with the records' fields.
+        let positioned = model.rows.values.filter(\.positionStamp.isSet).map(\.id).prefix(40)
+        for a in positioned {
+            for b in positioned.prefix(8) {
+                let (ra, rb) = (model.rows[a]!, model.rows[b]!)
+                let expected = ra.key < rb.key || (ra.key == rb.key && ra.id < rb.id)
+                #expect(table.precedes(table.slot(of: a)!, table.slot(of: b)!) == expected, "\(context): precedes")
+            }
+        }
+    }
+
+    @Test func rowsRunsAndPlaceholdersAgreeWithADictionary() {
+        for seed in Self.seeds {
+            announceSeed(
+                seed, of: "RowTableTests",
+                replay: "LISTSYNC_ROWTABLE_SEED=\(seed) swift test --filter rowsRunsAndPlaceholdersAgreeWithADictionary")
+            var rng = SplitMix64(seed: seed)
+            var table = RowTable()
+            var model = Model()
+            var allocator = KeyAllocator(tag: PositionKey([0x20]))
+            var keys: [PositionKey] = []  // every key allocated, in order
+            var counters: [UInt64: UInt64] = [:]  // the next counter of each replica
+            var lamport: UInt64 = 1
+            var nextPlaceholder: UInt64 = 1
+            /// `count` keys after a random allocated key (or at the end), kept in order.
+            func allocate(_ count: Int) -> [PositionKey] {
+                let index = keys.isEmpty || rng.next() % 3 == 0 ? keys.count : Int(rng.next() % UInt64(keys.count))
+                var placed: [PositionKey] = []
+                allocator.allocate(
+                    count: count, after: index > 0 ? keys[index - 1] : .empty,
+                    before: index < keys.count ? keys[index] : .empty, into: &placed)
+                keys.insert(contentsOf: placed, at: index)
+                return placed
+            }
+            var liveIDs: [RowID] = []  // the model's rows, in an order the seed fixes
+            func live() -> RowID? { liveIDs.isEmpty ? nil : liveIDs[Int(rng.next() % UInt64(liveIDs.count))] }
+            for step in 0..<600 {
+                lamport += 1
+                switch rng.next() % 10 {
+                case 0...3:
+                    // A run: typing (a Lamport time per row) or a paste (one for all), forward.
+                    let replica = 1 + rng.next() % 3
+                    let count = 1 + Int(rng.next() % 40)
+                    let pasted = rng.next() % 2 == 0
+                    let placed = allocate(count)
+                    for (offset, key) in placed.enumerated() {
+                        let counter = counters[replica, default: 1]
+                        counters[replica] = counter + 1
+                        let id = RowID(replica: ReplicaID(replica), counter: counter)
+                        let stamp = Stamp(lamport: pasted ? lamport : lamport + UInt64(offset), dot: id)
+                        let unset = rng.next() % 16 == 0  // a row known only from its value so far
+                        let record = RowRecord(
+                            id: id, key: unset ? RowRecord.unsetKey : key, positionStamp: unset ? .none : stamp,
+                            valueStamp: stamp)
+                        model.rows[id] = record
+                        liveIDs.append(id)
+                        _ = table.add(record)
+                    }
+                    if !pasted { lamport += UInt64(count) }
+                case 4, 5:
+                    guard let id = live() else { continue }
+                    let stamp = Stamp(lamport: lamport, dot: Dot(replica: ReplicaID(9), counter: UInt64(step) + 1))
+                    let key = allocate(1)[0]
+                    table.setPosition(key, stamp: stamp, of: table.slot(of: id)!)
+                    model.rows[id]!.key = key
+                    model.rows[id]!.positionStamp = stamp
+                case 6:
+                    guard let id = live() else { continue }
+                    let stamp = Stamp(lamport: lamport, dot: Dot(replica: ReplicaID(9), counter: UInt64(step) + 1))
+                    table.setValueStamp(stamp, of: table.slot(of: id)!)
+                    model.rows[id]!.valueStamp = stamp
+                case 7, 8:
+                    guard let id = live() else { continue }
+                    table.remove(table.slot(of: id)!)
+                    model.rows[id] = nil
+                    liveIDs.removeAll { $0 == id }
+                default:
+                    if let (placeholder, _) = model.placeholders.first, rng.next() % 2 == 0 {
+                        if rng.next() % 2 == 0 {
+                            let key = allocate(1)[0]
+                            table.setPlaceholderKey(key, of: table.slot(of: placeholder)!)
+                            model.placeholders[placeholder]!.key = key
+                        } else {
+                            _ = table.removePlaceholder(placeholder)
+                            model.placeholders[placeholder] = nil
+                        }
+                    } else {
+                        let placeholder = PlaceholderID(rawValue: nextPlaceholder)
+                        nextPlaceholder += 1
+                        let key = allocate(1)[0]
+                        _ = table.addPlaceholder(placeholder, key: key)
+                        model.placeholders[placeholder] = RowRecord(placeholder: placeholder, key: key)
+                    }
+                }
+                if step % 50 == 49 { Self.check(table, against: model, "seed \(seed), step \(step)") }
+            }
+            Self.check(table, against: model, "seed \(seed), end")
+        }
+    }
+
     /// A table of rows 1...3,000 of replica 1.
     static func table() -> RowTable {
         var table = RowTable()
