@@ -45,11 +45,11 @@ extension ListCore {
             }
         }
         for slot in rows.hidden {
-            precondition(rows.slot(of: rows[slot].id) == slot, "hidden slot \(slot) holds no row")
+            precondition(rows.slot(of: rows.id(of: slot)) == slot, "hidden slot \(slot) holds no row")
         }
         for (placeholder, slot) in rows.placeholders {
             precondition(ordered.contains(slot), "\(placeholder) missing from the order")
-            precondition(rows[slot].placeholder == placeholder, "\(placeholder) lookup names another record")
+            precondition(rows.placeholder(of: slot) == placeholder, "\(placeholder) lookup names another record")
         }
         precondition(
             visible + rows.placeholders.count == order.count,
@@ -67,7 +67,7 @@ extension ListCore {
             guard let slot = rows.slot(of: id) else { preconditionFailure("field registers of \(id), not a live row") }
             precondition(!registers.isEmpty, "an empty field register entry for \(id)")
             for (name, register) in registers {
-                precondition(register.stamp > rows[slot].valueStamp, "field \(name) of \(id) not newer than its value")
+                precondition(register.stamp > rows.valueStamp(of: slot), "field \(name) of \(id) not newer than its value")
                 precondition(
                     seen.contains(register.stamp.dot), "field edit \(register.stamp.dot) not in the version vector")
                 precondition(register.stamp.lamport <= clock, "field stamp \(register.stamp) above the clock \(clock)")

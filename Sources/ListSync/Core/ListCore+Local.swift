@@ -163,7 +163,7 @@ extension ListCore {
     /// Gives the moving row in `slot`, taken out of the order, the position `key` (from ``place(count:at:)``)
     /// and puts it back in at `index`.
     private mutating func land(_ slot: Int32, key: PositionKey, at index: Int, change: inout LocalChange) {
-        rows.setPosition(key, stamp: nextStamp(&change, for: rows[slot].id), of: slot)
+        rows.setPosition(key, stamp: nextStamp(&change, for: rows.id(of: slot)), of: slot)
         order.insert(slot, key: key, at: index, rows: rows)
     }
 
@@ -187,7 +187,7 @@ extension ListCore {
         precondition(!removing.contains { rows.isPlaceholder($0) }, "remove a placeholder with removePlaceholder")
         order.remove(atOffsets: offsets)
         for slot in removing {
-            let id = rows[slot].id
+            let id = rows.id(of: slot)
             tombstones.insertNew(id, deletedBy: nextStamp(&change, for: id))
             if !fieldRegisters.isEmpty { fieldRegisters[id] = nil }
             rows.remove(slot)
@@ -204,11 +204,11 @@ extension ListCore {
     mutating func updateRow(at index: Int) -> ListChange {
         precondition(index >= 0 && index < count, "update index \(index) out of range 0..<\(count)")
         let slot = order.slot(at: index)
-        precondition(rows[slot].placeholder == nil, "a placeholder's value comes with its commit")
+        precondition(rows.placeholder(of: slot) == nil, "a placeholder's value comes with its commit")
         guard var change = beginChange() else { return ListChange() }
-        let stamp = nextStamp(&change, for: rows[slot].id)
+        let stamp = nextStamp(&change, for: rows.id(of: slot))
         rows.setValueStamp(stamp, of: slot)
-        if !fieldRegisters.isEmpty { fieldRegisters[rows[slot].id] = nil }  // older than the new whole value
+        if !fieldRegisters.isEmpty { fieldRegisters[rows.id(of: slot)] = nil }  // older than the new whole value
         commit(change)
         touched.valueSlots.append(slot)
         return ListChange(.updated(index))
@@ -222,9 +222,9 @@ extension ListCore {
     mutating func updateFields(at index: Int, _ writes: [String: [UInt8]?]) -> ListChange {
         precondition(index >= 0 && index < count, "update index \(index) out of range 0..<\(count)")
         let slot = order.slot(at: index)
-        precondition(rows[slot].placeholder == nil, "a placeholder's value comes with its commit")
+        precondition(rows.placeholder(of: slot) == nil, "a placeholder's value comes with its commit")
         guard var change = beginChange() else { return ListChange() }
-        let id = rows[slot].id
+        let id = rows.id(of: slot)
         let stamp = nextStamp(&change, for: id)
         var registers = fieldRegisters[id] ?? [:]
         for (name, fragment) in writes { registers[name] = FieldRegister(stamp: stamp, fragment: fragment) }
@@ -241,11 +241,11 @@ extension ListCore {
     ) -> [(slot: Int32, key: PositionKey)] {
         var placeholderKeys: [(slot: Int32, key: PositionKey)] = []
         for (slot, key) in zip(slots, keys) {
-            guard rows[slot].placeholder == nil else {
+            guard rows.placeholder(of: slot) == nil else {
                 placeholderKeys.append((slot, key))
                 continue
             }
-            let id = rows[slot].id
+            let id = rows.id(of: slot)
             updates.append(RowUpdate(id: id, position: key, positionStamp: nextStamp(&change, for: id)))
         }
         return placeholderKeys

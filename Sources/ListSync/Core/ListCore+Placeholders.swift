@@ -77,14 +77,14 @@ extension ListCore {
     @usableFromInline
     mutating func commitPlaceholder(_ id: PlaceholderID) -> (row: RowID, change: ListChange)? {
         guard let slot = rows.slot(of: id), let index = index(of: id) else { return nil }
-        let key = rows[slot].key
+        let key = rows.key(of: slot)
         guard removePlaceholder(id) != nil else { return nil }
         let fitsBefore = index == 0 || record(at: index - 1).key < key
         let fitsAfter = index == count || key < record(at: index).key
         let inserted = fitsBefore && fitsAfter ? insertRow(key: key, at: index) : insertRows(count: 1, at: index)
         touched.freedSlots.append(slot)
         guard let rowSlot = touched.valueSlots.first ?? nil else { preconditionFailure("commit inserted no row") }
-        return (rows[rowSlot].id, inserted.afterRemoval(at: index))
+        return (rows.id(of: rowSlot), inserted.afterRemoval(at: index))
     }
 }
 

@@ -76,7 +76,7 @@ extension ListCore {
             positioned = UpdateList()
         } else {
             order.forEachInOrder { slot in
-                if rows[slot].placeholder == nil { visit(slot) }  // placeholders never leave the replica
+                if rows.placeholder(of: slot) == nil { visit(slot) }  // placeholders never leave the replica
             }
             rows.forEachSlot { slot in
                 if !rows.isVisible(slot) { visit(slot) }

@@ -150,14 +150,14 @@ struct ListCore {
                 continue
             }
             var plan = Plan(slot: slot)
-            let record = plan.slot.map { rows[$0] }
+            let valueStamp = plan.slot.map(rows.valueStamp(of:)) ?? .none
             plan.wasVisible = plan.slot.map(rows.isVisible) ?? false
-            plan.takesPosition = update.positionStamp > (record?.positionStamp ?? .none)
-            plan.takesWhole = update.valueStamp > (record?.valueStamp ?? .none)
+            plan.takesPosition = update.positionStamp > (plan.slot.map(rows.positionStamp(of:)) ?? .none)
+            plan.takesWhole = update.valueStamp > valueStamp
             plan.takesValue = plan.takesWhole
             plan.hides = plan.takesWhole && !hiding.isEmpty && hiding.contains(offset)
             if incomingFields != nil || (plan.takesWhole && !fieldRegisters.isEmpty) {
-                let whole = plan.takesWhole ? update.valueStamp : (record?.valueStamp ?? .none)
+                let whole = plan.takesWhole ? update.valueStamp : valueStamp
                 if mergeFields(of: update.id, incomingFields ?? [:], whole: whole) { plan.takesValue = true }
             }
             if plan.wasVisible && (plan.takesPosition || plan.hides) {
@@ -180,7 +180,7 @@ struct ListCore {
             order.remove(at: oldIndex)
         }
         for (slot, _) in deleted {
-            if !fieldRegisters.isEmpty { fieldRegisters[rows[slot].id] = nil }
+            if !fieldRegisters.isEmpty { fieldRegisters[rows.id(of: slot)] = nil }
             rows.remove(slot)
             touched.freedSlots.append(slot)
         }
@@ -207,7 +207,7 @@ struct ListCore {
 
         var entered: [Int] = []  // offsets of rows put into the order
         for (offset, plan) in plans.enumerated() {
-            guard let slot = plan.slot, rows.isVisible(slot) || rows[slot].placeholder != nil else { continue }
+            guard let slot = plan.slot, rows.isVisible(slot) || rows.placeholder(of: slot) != nil else { continue }
             guard plan.oldIndex >= 0 || !plan.wasVisible else { continue }
             entered.append(offset)
         }

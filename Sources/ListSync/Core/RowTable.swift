@@ -80,6 +80,25 @@ struct RowTable {
     @usableFromInline
     subscript(slot: Int32) -> RowRecord { records[Int(slot)] }
 
+    /// The ID of the row in `slot` (for a placeholder: see ``RowRecord``).
+    @usableFromInline
+    func id(of slot: Int32) -> RowID { records[Int(slot)].id }
+
+    /// The key of the row or placeholder in `slot`; meaningful when its position stamp is set.
+    func key(of slot: Int32) -> PositionKey { records[Int(slot)].key }
+
+    /// The stamp of the operation that set the position of the row in `slot`, or ``Stamp/none``.
+    @usableFromInline
+    func positionStamp(of slot: Int32) -> Stamp { records[Int(slot)].positionStamp }
+
+    /// The stamp of the operation that set the value of the row in `slot`, or ``Stamp/none``.
+    @usableFromInline
+    func valueStamp(of slot: Int32) -> Stamp { records[Int(slot)].valueStamp }
+
+    /// The placeholder in `slot`, or nil for a row.
+    @usableFromInline
+    func placeholder(of slot: Int32) -> PlaceholderID? { records[Int(slot)].placeholder }
+
     /// Gives the row in `slot` the position `key`, set by the operation `stamp`.
     mutating func setPosition(_ key: PositionKey, stamp: Stamp, of slot: Int32) {
         records[Int(slot)].key = key

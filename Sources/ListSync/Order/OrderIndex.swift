@@ -239,7 +239,7 @@ struct OrderIndex {
     /// - Complexity: O(1) in the finger's leaf, else O(log n)
     mutating func fingerKey(at index: Int, rows: borrowing RowTable) -> PositionKey {
         let position = fingerPosition(at: index)
-        return PositionKey(head: leafHeads[position]) ?? rows[leafSlots[position]].key
+        return PositionKey(head: leafHeads[position]) ?? rows.key(of: leafSlots[position])
     }
 
     /// The position in the leaf storage of the entry at `index`, moving the finger there.

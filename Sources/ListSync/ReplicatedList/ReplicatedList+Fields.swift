@@ -102,7 +102,7 @@ extension ReplicatedList {
         let stored = store(change, values: { newValues[$0] }, undecodable: newUndecodable, wholes: wholes)
         var visibility: [(slot: Int32, hides: Bool)] = []
         for slot in core.touched.valueSlots {
-            guard let slot, core.rows[slot].valueStamp.isSet else { continue }
+            guard let slot, core.rows.valueStamp(of: slot).isSet else { continue }
             let hides = undecodable[slot] != nil
             if hides != core.rows.hidden.contains(slot) { visibility.append((slot, hides)) }
         }
@@ -116,7 +116,7 @@ extension ReplicatedList {
     @usableFromInline
     func updateFields(_ value: Element, at index: Int) -> ListChange? {
         let slot = core.slot(at: index)
-        guard core.rows[slot].placeholder == nil else { return nil }
+        guard core.rows.placeholder(of: slot) == nil else { return nil }
         // What this version makes of the row now; it is the whole value too unless that is kept as bytes.
         let current = ValueCoding.encode(self.value(inSlot: slot))
         let whole: ChangeSet.Payload

@@ -21,7 +21,7 @@ extension ReplicatedList {
     package var localState: LocalState {
         LocalState(
             placeholders: core.rows.placeholders.map { id, slot in
-                PendingPlaceholder(id: id, key: core.labels.widened(core.rows[slot].key), value: value(inSlot: slot))
+                PendingPlaceholder(id: id, key: core.labels.widened(core.rows.key(of: slot)), value: value(inSlot: slot))
             },
             undoHistory: undoHistory)
     }

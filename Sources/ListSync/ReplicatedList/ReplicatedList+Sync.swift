@@ -58,11 +58,11 @@ extension ReplicatedList {
         precondition(Set(undecodable.keys) == core.rows.hidden, "undecodable values and hidden rows differ")
         for slot in undecodable.keys { precondition(values[Int(slot)] == nil, "undecodable row with a value") }
         for id in core.fieldRegisters.keys {
-            guard let slot = core.rows.slot(of: id), core.rows[slot].valueStamp.isSet else { continue }
+            guard let slot = core.rows.slot(of: id), core.rows.valueStamp(of: slot).isSet else { continue }
             precondition(wholeValues[slot] != nil, "row \(id) with field registers but no whole value kept")
         }
         for slot in wholeValues.keys {
-            precondition(core.rows[slot].valueStamp.isSet, "a whole value kept for slot \(slot) without one")
+            precondition(core.rows.valueStamp(of: slot).isSet, "a whole value kept for slot \(slot) without one")
         }
         for slot in core.rows.placeholders.values {
             precondition(Int(slot) < values.count && values[Int(slot)] != nil, "placeholder without a value")

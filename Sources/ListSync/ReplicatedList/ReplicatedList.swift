@@ -78,7 +78,7 @@ public final class ReplicatedList<Element: Codable & Sendable> {
             precondition(Int(slot) >= values.count, "snapshot values out of slot order")
             while values.count < Int(slot) { values.append(nil) }
             let payload = { ChangeSet.Payload(typeIdentifier: encoded.types[value.type], bytes: snapshot[value.bytes]) }
-            if !core.fieldRegisters.isEmpty, let registers = core.fieldRegisters[core.rows[slot].id] {
+            if !core.fieldRegisters.isEmpty, let registers = core.fieldRegisters[core.rows.id(of: slot)] {
                 values.append(loadValue(whole: payload(), registers: registers, inSlot: slot))
                 continue
             }

@@ -74,12 +74,12 @@ extension ReplicatedList {
     /// among the visible rows. See ``UndecodableRow``.
     /// - Complexity: O(k log k) for k such rows.
     public var undecodableRows: [UndecodableRow] {
-        undecodable.keys.filter { core.rows[$0].positionStamp.isSet }
+        undecodable.keys.filter { core.rows.positionStamp(of: $0).isSet }
             .sorted { core.rows.bound(of: $0) < core.rows.bound(of: $1) }
             .map { slot in
                 let value = undecodable[slot]!
                 return UndecodableRow(
-                    id: core.rows[slot].id, typeIdentifier: value.payload.typeIdentifier,
+                    id: core.rows.id(of: slot), typeIdentifier: value.payload.typeIdentifier,
                     bytes: Array(value.payload.bytes), reason: value.reason)
             }
     }

@@ -53,7 +53,7 @@ extension ReplicatedList {
     /// the stamp of the last edit of its value. Nil when it is not visible.
     func valueVersion(ofRow id: RowID) -> Stamp? {
         guard let slot = core.rows.slot(of: id), core.rows.isVisible(slot) else { return nil }
-        var version = core.rows[slot].valueStamp
+        var version = core.rows.valueStamp(of: slot)
         if !core.fieldRegisters.isEmpty, let registers = core.fieldRegisters[id] {
             for register in registers.values { version = Swift.max(version, register.stamp) }
         }
@@ -65,7 +65,7 @@ extension ReplicatedList {
     func fieldVersion(ofRow id: RowID, field name: String) -> Stamp? {
         guard let slot = core.rows.slot(of: id), core.rows.isVisible(slot) else { return nil }
         if !core.fieldRegisters.isEmpty, let register = core.fieldRegisters[id]?[name] { return register.stamp }
-        return core.rows[slot].valueStamp
+        return core.rows.valueStamp(of: slot)
     }
 
     /// Undoes (or redoes) the last group: its steps last first, in one transaction.
@@ -125,12 +125,12 @@ extension ReplicatedList {
                     continue
                 }
                 let slot = core.slot(at: index)
-                guard core.rows[slot].positionStamp == moved.stamp else {
+                guard core.rows.positionStamp(of: slot) == moved.stamp else {
                     skipped.append(.init(moved.row, .movedSince))
                     continue
                 }
                 move(fromOffsets: IndexSet(integer: index), toOffset: destination(of: moved.place))
-                let stamp = core.rows[slot].positionStamp
+                let stamp = core.rows.positionStamp(of: slot)
                 if stamp != moved.stamp {
                     undoHistory!.rewrite(moved.row, as: moved.row, position: (moved.previousStamp, stamp), value: nil)
                 }
@@ -272,13 +272,13 @@ extension ReplicatedList {
     private func writtenFields(
         ofRow id: RowID, stamp: Stamp, before: [String: UndoHistory<Element>.FieldVersions]
     ) -> [String: UndoHistory<Element>.FieldVersions]? {
-        guard let slot = core.rows.slot(of: id), core.rows[slot].valueStamp != stamp,
+        guard let slot = core.rows.slot(of: id), core.rows.valueStamp(of: slot) != stamp,
             let registers = core.fieldRegisters[id]
         else { return nil }
         var written: [String: UndoHistory<Element>.FieldVersions] = [:]
         for (name, register) in registers where register.stamp == stamp {
             written[name] = .init(
-                stamp: stamp, previousStamp: before[name]?.previousStamp ?? core.rows[slot].valueStamp)
+                stamp: stamp, previousStamp: before[name]?.previousStamp ?? core.rows.valueStamp(of: slot))
         }
         return written.isEmpty ? nil : written
     }
@@ -303,7 +303,7 @@ extension ReplicatedList {
         switch step {
         case .moved(var rows):
             for offset in rows.indices {
-                rows[offset].stamp = core.rows.slot(of: rows[offset].row).map { core.rows[$0].positionStamp } ?? .none
+                rows[offset].stamp = core.rows.slot(of: rows[offset].row).map { core.rows.positionStamp(of: $0) } ?? .none
             }
             undoHistory!.record(.moved(rows))
         case .edited(var edit):
