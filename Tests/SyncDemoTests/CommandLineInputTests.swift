@@ -22,6 +22,15 @@ import Testing
         return (outcome, Date().timeIntervalSince(start))
     }
 
+    /// A child that exits without reading its input (here `--version`, with more input than a pipe
+    /// holds) ends the run with its outcome; the write to it fails instead of killing the test process
+    /// with SIGPIPE (which once took `swift test` down in CI).
+    @Test func aChildThatExitsBeforeReadingItsInputIsAnOutcome() throws {
+        let outcome = try SyncDemoProcess.run(["--version"], input: String(repeating: "x", count: 1 << 20))
+        #expect(outcome.status == 0)
+        #expect(outcome.output.hasPrefix("syncdemo "), "stdout: \(outcome.output)")
+    }
+
     @Test func aLongUnknownCommandIsAnsweredQuicklyAndEchoedOnlyInPart() throws {
         let word = String(repeating: "x", count: 500_000)
         let (outcome, seconds) = try timed(["peer", "--name", "solo"], input: "\(word)\nadd Paris\nlist\n")

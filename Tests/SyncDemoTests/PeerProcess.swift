@@ -37,7 +37,7 @@ final class PeerProcess {
         process.standardInput = input
         process.standardOutput = try FileHandle(forWritingTo: outputURL)
         process.standardError = try FileHandle(forWritingTo: errorURL)
-        signal(SIGPIPE, SIG_IGN)  // a write to a peer that died throws instead of killing the tests
+        SyncDemoProcess.ignoreBrokenPipes()  // a write to a peer that died throws instead of killing the tests
         try process.run()
     }
 
