@@ -206,9 +206,9 @@ extension ListCore {
         let slot = order.slot(at: index)
         precondition(rows.placeholder(of: slot) == nil, "a placeholder's value comes with its commit")
         guard var change = beginChange() else { return ListChange() }
-        let stamp = nextStamp(&change, for: rows.id(of: slot))
-        rows.setValueStamp(stamp, of: slot)
-        if !fieldRegisters.isEmpty { fieldRegisters[rows.id(of: slot)] = nil }  // older than the new whole value
+        let id = rows.id(of: slot)
+        rows.setValueStamp(nextStamp(&change, for: id), of: slot)
+        if !fieldRegisters.isEmpty { fieldRegisters[id] = nil }  // older than the new whole value
         commit(change)
         touched.valueSlots.append(slot)
         return ListChange(.updated(index))

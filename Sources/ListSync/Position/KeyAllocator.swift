@@ -196,10 +196,7 @@ struct KeyAllocator: Sendable {
                     integer = low + 1
                 }
             } else if bTag == 0 {
-                let high = b.integer(in: upper)!
-                if high - 16 - 2 * Int64(count) > RunInteger.decodableRange.lowerBound {
-                    integer = high - 16 - Int64(count) - Int64(count) / 128
-                }
+                integer = Self.integer(before: b.integer(in: upper)!, count: count)
             } else if aTag > 0 && bTag < 0 {
                 integer = center
             }
@@ -223,6 +220,14 @@ struct KeyAllocator: Sendable {
             return (prefix, center)
         }
         return nestedRun(count: count, after: lower, before: upper, tag: tag)
+    }
+
+    /// The first integer of a fresh run of `count` keys before a key of this replica's level whose integer
+    /// is `high`, leaving room below `high` for a backward run; nil when the run would leave the integers
+    /// every peer reads back (``RunInteger/decodableRange``).
+    private static func integer(before high: Int64, count: Int) -> Int64? {
+        guard high - 16 - 2 * Int64(count) > RunInteger.decodableRange.lowerBound else { return nil }
+        return high - 16 - Int64(count) - Int64(count) / 128
     }
 
     /// Appends a `T` above that of `level` in `key`, then this replica's tag.
@@ -267,9 +272,9 @@ struct KeyAllocator: Sendable {
         let structuralTag = upper.byte(at: b.tagStart) == KeyGrammar.structural
         // `b`'s integer matters only under this replica's tag or the structural one.
         let high = bTag == 0 || structuralTag ? b.integer(in: upper)! : 0
-        if bTag == 0 && high - 16 - 2 * Int64(count) > RunInteger.decodableRange.lowerBound {
+        if bTag == 0, let integer = Self.integer(before: high, count: count) {
             prefix.append(contentsOf: tag)
-            return (prefix, high - 16 - Int64(count) - Int64(count) / 128)
+            return (prefix, integer)
         }
         if structuralTag && high == RunInteger.decodableRange.lowerBound {
             // No structural level below `b`: under `b`, below `upper`'s next level (decoders refuse a
