@@ -195,8 +195,12 @@ extension ChangeSet {
 
 /// An encoded change set or snapshot being read: its header (replicas, value types, coverage, number
 /// of updates), then its updates one at a time, validated as they are read.
+///
+/// Noncopyable, as its column reader: a reader is about 1 KB with a dozen references, and each copy
+/// Swift made of it on the way out of an initializer retained and released them all (a log of change
+/// sets of one row each decodes about a fifth faster without the copies).
 @usableFromInline
-struct EncodedUpdates {
+struct EncodedUpdates: ~Copyable {
     /// A value as encoded: an index into ``types`` and the range of its bytes in the encoded buffer.
     @usableFromInline
     struct Value {
@@ -224,7 +228,9 @@ struct EncodedUpdates {
     /// Reads the header of `bytes`, which must be of `kind`; the updates are read from `bytes` too, so
     /// use this only inside the `withUnsafeBufferPointer` call that gave it (``BinaryReader``).
     init(_ bytes: UnsafeBufferPointer<UInt8>, as kind: ChangeSet.Kind) throws(BinaryDecodingError) {
-        reader = BinaryReader(bytes)
+        // Everything is read into locals before any property is set: a noncopyable value is never left
+        // partly set.
+        var reader = BinaryReader(bytes)
         for byte in ChangeSet.magic {
             guard try reader.readByte() == byte else { throw .badMagic }
         }
@@ -259,7 +265,6 @@ struct EncodedUpdates {
         let typeCount = try reader.readCount()
         var types: [String] = []
         for _ in 0..<typeCount { types.append(try reader.readString()) }
-        self.types = types
 
         var names: [String] = []
         let hasFields: Bool
@@ -299,9 +304,10 @@ struct EncodedUpdates {
                 previousUpper = upperBound
             }
         }
-        self.coverage = coverage
 
-        deletionRuns = hasDeletionRuns ? try DeletionRunCoding.read(from: &reader, replicas: replicas) : nil
+        let deletionRuns = hasDeletionRuns ? try DeletionRunCoding.read(from: &reader, replicas: replicas) : nil
+        let count: Int
+        let isPadded: Bool
         if hasDeletionRuns {
             // The count, and in its low bit whether padding follows the columns.
             let countOffset = reader.offset
@@ -312,11 +318,19 @@ struct EncodedUpdates {
             count = try reader.readCount()
             isPadded = false
         }
-        countEnd = reader.offset
-        self.replicas = replicas
-        columns = try UpdateColumnReader(
+        let countEnd = reader.offset
+        let columns = try UpdateColumnReader(
             from: &reader, layout: layout, replicas: replicas, keysHaveLevels: hasLevels,
             keepsDeletions: !hasDeletionRuns, rows: count, typeCount: types.count, fieldNames: hasFields ? names : nil)
+        self.coverage = coverage
+        self.count = count
+        self.types = types
+        self.replicas = replicas
+        self.deletionRuns = deletionRuns
+        self.countEnd = countEnd
+        self.isPadded = isPadded
+        self.reader = reader
+        self.columns = columns
     }
 
     /// The deleted rows, in canonical runs: version 6's runs, or the deletions of earlier versions read
@@ -700,7 +714,7 @@ private enum RunSteps {
 }
 
 /// Reads row updates from the columns of the binary format, validating as it goes.
-private struct UpdateColumnReader {
+private struct UpdateColumnReader: ~Copyable {
     private typealias Flag = ChangeSet.Flag
 
     // The columns of the update section, in their order in the encoding (format 3's field columns last).
@@ -731,14 +745,18 @@ private struct UpdateColumnReader {
     private(set) var deletions: [DeletionRun] = []
     /// Gives decoded keys their tags.
     private var converter = KeyGrammar.Converter(from: .label)
-    /// The tag decoded keys get for each replica of the table: portable ones unless set otherwise.
-    var tags: [[UInt8]] {
+    /// The tag decoded keys get for each replica of the table; nil for portable tags, made from the
+    /// replica table as keys need them (most change sets are read with them: no array per replica).
+    var tags: [[UInt8]]? {
         didSet {
-            tagsAreRanks = tags.indices.allSatisfy { rank in
-                var label = PositionKey.empty
-                KeyGrammar.rankLabel(rank, of: tags.count, into: &label)
-                return label.bytes == tags[rank]
-            }
+            tagsAreRanks =
+                tags.map { tags in
+                    tags.indices.allSatisfy { rank in
+                        var label = PositionKey.empty
+                        KeyGrammar.rankLabel(rank, of: tags.count, into: &label)
+                        return label.bytes == tags[rank]
+                    }
+                } ?? false
         }
     }
     /// Whether ``tags`` are the ranks' labels themselves, so that keys are only checked.
@@ -777,36 +795,47 @@ private struct UpdateColumnReader {
         func runLengthColumn() throws(BinaryDecodingError) -> RunLengthReader {
             RunLengthReader(try column(), layout: layout)
         }
-        flags = try runLengthColumn()
-        rowCounter = try runLengthColumn()
-        rowIDsOffset = rowCounter.valueOffset
-        keyShared = try runLengthColumn()
-        keySuffixLength = try runLengthColumn()
-        keySuffix = try column()
-        stampLamport = try runLengthColumn()
-        stampReplica = try runLengthColumn()
-        stampCounter = try runLengthColumn()
-        valueType = try runLengthColumn()
-        valueLength = try runLengthColumn()
-        valueBytes = try column()
+        // Every column is read before any property is set: a noncopyable value is never left partly set.
+        let flags = try runLengthColumn()
+        let rowCounter = try runLengthColumn()
+        let keyShared = try runLengthColumn()
+        let keySuffixLength = try runLengthColumn()
+        let keySuffix = try column()
+        let stampLamport = try runLengthColumn()
+        let stampReplica = try runLengthColumn()
+        let stampCounter = try runLengthColumn()
+        let valueType = try runLengthColumn()
+        let valueLength = try runLengthColumn()
+        let valueBytes = try column()
         // Version 6 (whose deleted rows are runs apart) has the run column and a wider flag field.
-        runs = keepsDeletions ? nil : try runLengthColumn()
-        replicaShift = keepsDeletions ? Flag.legacyReplicaShift : Flag.replicaShift
-        rowsLeft = rows
-        if fieldNames != nil {
-            fieldColumns = FieldColumns(
+        let runs = keepsDeletions ? nil : try runLengthColumn()
+        let fieldColumns =
+            fieldNames == nil
+            ? nil
+            : FieldColumns(
                 count: try runLengthColumn(), name: try runLengthColumn(), length: try runLengthColumn(),
                 bytes: try column())
-        }
+        self.flags = flags
+        self.rowCounter = rowCounter
+        self.keyShared = keyShared
+        self.keySuffixLength = keySuffixLength
+        self.keySuffix = keySuffix
+        self.stampLamport = stampLamport
+        self.stampReplica = stampReplica
+        self.stampCounter = stampCounter
+        self.valueType = valueType
+        self.valueLength = valueLength
+        self.valueBytes = valueBytes
+        self.runs = runs
+        self.fieldColumns = fieldColumns
+        rowIDsOffset = rowCounter.valueOffset
+        replicaShift = keepsDeletions ? Flag.legacyReplicaShift : Flag.replicaShift
+        rowsLeft = rows
         self.fieldNames = fieldNames ?? []
         self.replicas = replicas
         self.keysHaveLevels = keysHaveLevels
         self.keepsDeletions = keepsDeletions
-        tags = replicas.map { replica in
-            var tag = PositionKey.empty
-            KeyGrammar.appendPortable(replica, to: &tag)
-            return tag.bytes
-        }
+        tags = nil
         self.typeCount = typeCount
     }
 
@@ -821,13 +850,17 @@ private struct UpdateColumnReader {
             }
             return key
         }
-        let tags = self.tags
+        let (tags, replicas) = (self.tags, self.replicas)
         let key =
             tagsAreRanks
-            ? converter.checked(encoded) { key, tag in KeyGrammar.rank(ofLabel: key, tag, count: tags.count) != nil }
+            ? converter.checked(encoded) { key, tag in KeyGrammar.rank(ofLabel: key, tag, count: replicas.count) != nil }
             : converter.convert(encoded) { key, tag, result in
-                guard let rank = KeyGrammar.rank(ofLabel: key, tag, count: tags.count) else { return false }
-                for byte in tags[rank] { result.append(byte) }
+                guard let rank = KeyGrammar.rank(ofLabel: key, tag, count: replicas.count) else { return false }
+                if let tags {
+                    for byte in tags[rank] { result.append(byte) }
+                } else {
+                    KeyGrammar.appendPortable(replicas[rank], to: &result)
+                }
                 return true
             }
         guard let key else { throw .invalidPositionKey(offset: offset) }
