@@ -35,4 +35,20 @@ struct PositionKeyInternalsTests {
             }
         }
     }
+
+    @Test func appendingLowBytesMatchesAppendingEachByte() {
+        var generator = SplitMix64(seed: 13)
+        // Every start inside and past the inline words, and every length a run integer's payload has.
+        for start in 0..<34 {
+            for count in 1...8 {
+                let prefix = (0..<start).map { _ in UInt8(1 + generator.next() % 255) }
+                let bytes = generator.next()
+                var expected = PositionKey(prefix)
+                for index in (0..<count).reversed() { expected.append(UInt8(truncatingIfNeeded: bytes >> (8 * index))) }
+                var key = PositionKey(prefix)
+                key.append(lowBytes: bytes, count: count)
+                #expect(key == expected && key.bytes == expected.bytes, "\(count) bytes after \(start)")
+            }
+        }
+    }
 }

@@ -112,6 +112,39 @@ public struct PositionKey: Hashable, Comparable, Sendable, CustomStringConvertib
         }
     }
 
+    /// Appends the low `count` bytes of `bytes`, the most significant first: inline, one or two words
+    /// are updated at once instead of a byte at a time.
+    /// - Precondition: `count` in 1...8.
+    @inline(__always)
+    mutating func append(lowBytes bytes: UInt64, count added: Int) {
+        let start = count
+        guard start + added <= Self.inlineCapacity else {
+            // A while loop: a reversed stride went through unspecialised library code here.
+            var shift = 8 * added
+            while shift > 0 {
+                shift -= 8
+                append(UInt8(truncatingIfNeeded: bytes &>> UInt64(shift)))
+            }
+            return
+        }
+        count = start + added
+        // The bytes at the top of a word, then shifted to the key's offset inside its word.
+        let aligned = bytes &<< UInt64(truncatingIfNeeded: 64 &- 8 &* added)
+        let offset = UInt64(truncatingIfNeeded: 8 &* (start & 7))
+        let first = aligned &>> offset
+        let spills = Int(offset) &+ 8 &* added > 64
+        let second = spills ? aligned &<< (64 &- offset) : 0
+        switch start >> 3 {
+        case 0:
+            word0 |= first
+            word1 |= second
+        case 1:
+            word1 |= first
+            word2 |= second
+        default: word2 |= first  // the end is inline: nothing spills past the last word
+        }
+    }
+
     /// ``append(_:)`` past the inline bytes, kept out of line so that appends inline stay short.
     @inline(never)
     private mutating func appendToTail(_ byte: UInt8) {

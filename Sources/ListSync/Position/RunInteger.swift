@@ -14,12 +14,7 @@ enum RunInteger {
     static func append(_ value: Int64, to key: inout PositionKey) {
         let (head, payload, length) = parts(value)
         key.append(head)
-        // A while loop: a reversed stride went through unspecialised library code here.
-        var shift = 8 * length
-        while shift > 0 {
-            shift -= 8
-            key.append(UInt8(truncatingIfNeeded: payload &>> UInt64(shift)))
-        }
+        if length > 0 { key.append(lowBytes: payload, count: length) }
     }
 
     /// The encoding of `value`: its head byte, then `length` bytes of `payload`, big-endian.
