@@ -223,6 +223,16 @@ struct EncodingTests {
         #expect(merged.map(\.value) == loaded.map(\.value))
     }
 
+    /// Text values of every length (empty, inline in a small string, on the heap, several bytes a
+    /// character) load from a snapshot as they were.
+    @Test func textValuesOfEveryLengthLoadAsTheyWere() throws {
+        let values = ["", "a", "fifteen bytes!!", "sixteen bytes!!!", "é", "naïve café 🙂", String(repeating: "long ", count: 40)]
+        let list = ReplicatedList<String>(replicaID: ReplicaID(3))
+        list.append(contentsOf: values)
+        let loaded = try ReplicatedList<String>(snapshot: list.snapshot(), replicaID: ReplicaID(4))
+        #expect(loaded.map(\.value) == values)
+    }
+
     /// A combination adds an encoded change set whole or not at all: one that fails to decode part way
     /// through leaves what was added before as it was.
     @Test func aChangeSetThatDoesNotDecodeAddsNothingToACombination() throws {
