@@ -226,7 +226,9 @@ struct EncodingTests {
     /// Text values of every length (empty, inline in a small string, on the heap, several bytes a
     /// character) load from a snapshot as they were.
     @Test func textValuesOfEveryLengthLoadAsTheyWere() throws {
-        let values = ["", "a", "fifteen bytes!!", "sixteen bytes!!!", "é", "naïve café 🙂", String(repeating: "long ", count: 40)]
+        let values = [
+            "", "a", "fifteen bytes!!", "sixteen bytes!!!", "é", "naïve café 🙂", String(repeating: "long ", count: 40),
+        ]
         let list = ReplicatedList<String>(replicaID: ReplicaID(3))
         list.append(contentsOf: values)
         let loaded = try ReplicatedList<String>(snapshot: list.snapshot(), replicaID: ReplicaID(4))

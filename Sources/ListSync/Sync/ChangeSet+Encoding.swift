@@ -853,7 +853,9 @@ private struct UpdateColumnReader: ~Copyable {
         let (tags, replicas) = (self.tags, self.replicas)
         let key =
             tagsAreRanks
-            ? converter.checked(encoded) { key, tag in KeyGrammar.rank(ofLabel: key, tag, count: replicas.count) != nil }
+            ? converter.checked(encoded) { key, tag in
+                KeyGrammar.rank(ofLabel: key, tag, count: replicas.count) != nil
+            }
             : converter.convert(encoded) { key, tag, result in
                 guard let rank = KeyGrammar.rank(ofLabel: key, tag, count: replicas.count) else { return false }
                 if let tags {
