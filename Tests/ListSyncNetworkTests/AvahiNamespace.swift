@@ -34,6 +34,8 @@
         let busAddress: String
         /// The daemons and background commands started, ended by ``tearDown()``.
         private var processes: [pid_t] = []
+        /// The processes ``start(_:)`` started and ``tearDown()`` has not ended yet, the latest last.
+        var startedProcesses: [pid_t] { processes }
 
         /// Namespaces made by this process so far, numbering the next.
         private static let made = Locked(0)
@@ -54,6 +56,7 @@
         /// Makes the namespaces and the link, and starts the bus and avahi-daemon unless `avahi` is false
         /// (two avahi-daemons share `/run/avahi-daemon`: only ``MDNSInteropTests``, serialized, starts them).
         func setUp(avahi startsAvahi: Bool = true) throws {
+            removeLeftovers()
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             try run(["ip", "netns", "add", avahiSide])
             try run(["ip", "netns", "add", peerSide])
@@ -108,6 +111,48 @@
                 avahi.path,
             ])
             try waitFor("avahi-daemon on the bus") { (try? self.run(["avahi-browse", "-at"])) != nil }
+        }
+
+        /// Removes what a test process killed before its ``tearDown()`` left behind, found by the process ID
+        /// in the names: namespaces named after a process that no longer runs, with every process still
+        /// inside them (such an avahi-daemon keeps `/run/avahi-daemon` and the next one does not start),
+        /// the private buses started for them and their directories.
+        func removeLeftovers() {
+            /// The ID of the process that named `name` with `prefix`, if it no longer runs.
+            func deadOwner(of name: String, prefix: String) -> pid_t? {
+                guard name.hasPrefix(prefix), let owner = pid_t(name.dropFirst(prefix.count).prefix { $0.isNumber }),
+                    owner != getpid()
+                else { return nil }
+                return kill(owner, 0) == 0 || errno == EPERM ? nil : owner
+            }
+            let namespaces = (try? run(["ip", "netns", "list"])) ?? ""
+            for line in namespaces.split(separator: "\n") {
+                let name = String(line.prefix { $0 != " " })
+                guard ["lsavahi", "lspeer"].contains(where: { deadOwner(of: name, prefix: $0) != nil }) else {
+                    continue
+                }
+                let inside = (try? run(["ip", "netns", "pids", name])) ?? ""
+                for process in inside.split(separator: "\n").compactMap({ pid_t($0) }) { kill(process, SIGKILL) }
+                _ = try? run(["ip", "netns", "del", name])
+            }
+            let prefix = "listsync-mdns-"
+            let temporary = FileManager.default.temporaryDirectory
+            let stale = ((try? FileManager.default.contentsOfDirectory(atPath: temporary.path)) ?? []).filter {
+                deadOwner(of: $0, prefix: prefix) != nil
+            }
+            guard !stale.isEmpty else { return }
+            // A bus's daemon runs outside the namespaces: it is found by its configuration file's directory.
+            let running = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+            for process in running.compactMap({ pid_t($0) }) {
+                guard let commandLine = try? Data(contentsOf: URL(fileURLWithPath: "/proc/\(process)/cmdline")) else {
+                    continue
+                }
+                let text = String(decoding: commandLine, as: UTF8.self)
+                if stale.contains(where: { text.contains(temporary.appendingPathComponent($0).path + "/") }) {
+                    kill(process, SIGKILL)
+                }
+            }
+            for name in stale { try? FileManager.default.removeItem(at: temporary.appendingPathComponent(name)) }
         }
 
         /// Ends every process started, by its PID, and deletes the namespaces and the directory.

@@ -18,6 +18,44 @@
                 DiscoveryTag(document: Array($0.utf8), secret: DNSPackets.groceriesSecret)
             })
 
+        /// What a killed test process left (a namespace named after it with a process inside, a bus
+        /// directory) is removed by the next set-up: a leftover avahi-daemon kept the next one from
+        /// starting.
+        @Test func leftoversOfAKilledRunAreRemovedBeforeTheNextOne() throws {
+            // A process ID that no longer runs: a child that exited and was reaped.
+            let exited = AvahiNamespace()
+            var child: pid_t = 0
+            var arguments = [strdup("true"), nil]
+            defer { free(arguments[0]) }
+            #expect(posix_spawnp(&child, "true", nil, nil, &arguments, environ) == 0)
+            var status: Int32 = 0
+            waitpid(child, &status, 0)
+            let stale = "lsavahi\(child)n1"
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("listsync-mdns-\(child)n1")
+            defer {
+                // Whatever the outcome, nothing stays behind.
+                exited.tearDown()
+                _ = try? exited.run(["ip", "netns", "del", stale])
+                try? FileManager.default.removeItem(at: directory)
+            }
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            try exited.run(["ip", "netns", "add", stale])
+            try exited.start(["ip", "netns", "exec", stale, "sleep", "60"])
+            let sleeper = try #require(exited.startedProcesses.last)
+            try exited.waitFor("the process inside") {
+                (try? exited.run(["ip", "netns", "pids", stale]))?.contains("\(sleeper)") == true
+            }
+
+            let next = AvahiNamespace()
+            defer { next.tearDown() }
+            try next.setUp(avahi: false)
+            #expect(!(try next.run(["ip", "netns", "list"])).contains(stale))
+            #expect(!FileManager.default.fileExists(atPath: directory.path))
+            // Killed (SIGKILL), not ended by the test: reaped here, as its parent.
+            try exited.waitFor("the process inside killed") { waitpid(sleeper, &status, WNOHANG) == sleeper }
+            #expect(status & 0x7F == SIGKILL)
+        }
+
         @Test func avahiSeesOurAdvertisementAndWeFindAvahisAndItsGoodbye() throws {
             let namespace = AvahiNamespace()
             defer { namespace.tearDown() }
