@@ -183,6 +183,10 @@ struct RowTableTests {
             ("past the table's rows", [Self.run(1, 3_001..<3_500)], []),
             ("more rows than the table has, none live", [Self.run(2, 1..<1_000_000)], []),
             ("more rows than the table has, two live", [Self.run(1, 2_999..<1_000_000)], [2_998, 2_999]),
+            (
+                "more rows than the table has, in several runs",
+                [Self.run(1, 10..<12), Self.run(1, 500..<501), Self.run(2, 1..<1_000_000)], [9, 10, 499]
+            ),
         ]
         for (name, runs, slots) in cases {
             #expect(table.slots(in: runs).sorted() == slots, "\(name)")

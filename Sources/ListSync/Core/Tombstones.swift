@@ -64,21 +64,29 @@ struct Tombstones {
     /// The offset in `runs` (ordered, disjoint) of the run holding `id`, if one does.
     /// - Complexity: O(log r) for r runs.
     static func run(holding id: RowID, in runs: some RandomAccessCollection<DeletionRun>) -> Int? {
-        guard !runs.isEmpty else { return nil }
-        // The first run after `id`; the one before it is the only one that can hold `id`.
-        var low = 0
-        var high = runs.count
-        while low < high {
-            let middle = (low + high) / 2
-            let run = runs[runs.index(runs.startIndex, offsetBy: middle)]
-            if (run.replica, run.first) <= (id.replica, id.counter) {
-                low = middle + 1
-            } else {
-                high = middle
-            }
+        let after = runsStarting(atOrBefore: id, count: runs.count) { offset in
+            let run = runs[runs.index(runs.startIndex, offsetBy: offset)]
+            return (run.replica.rawValue, run.first)
         }
-        guard low > 0, runs[runs.index(runs.startIndex, offsetBy: low - 1)].contains(id) else { return nil }
-        return low - 1
+        guard after > 0, runs[runs.index(runs.startIndex, offsetBy: after - 1)].contains(id) else { return nil }
+        return after - 1
+    }
+
+    /// The number of runs whose first row is `id` or before it, of `count` runs ordered by their first
+    /// rows, `first(offset)` the replica and counter of the first row of the run at `offset`: the last of
+    /// them is the only run that can hold `id`.
+    /// - Complexity: O(log count).
+    @inline(__always)
+    static func runsStarting(
+        atOrBefore id: RowID, count: Int, first: (Int) -> (replica: UInt64, counter: UInt64)
+    ) -> Int {
+        let wanted = (replica: id.replica.rawValue, counter: id.counter)
+        var (low, high) = (0, count)
+        while low < high {
+            let middle = (low &+ high) &>> 1
+            if first(middle) <= wanted { low = middle &+ 1 } else { high = middle }
+        }
+        return low
     }
 
     /// Starts loading the bucket that looking up `id` reads first.
