@@ -32,10 +32,8 @@
         let directory: URL
         /// The address of the private bus, for `DBUS_SYSTEM_BUS_ADDRESS`.
         let busAddress: String
-        /// The daemons and background commands started, ended by ``tearDown()``.
-        private var processes: [pid_t] = []
-        /// The processes ``start(_:)`` started and ``tearDown()`` has not ended yet, the latest last.
-        var startedProcesses: [pid_t] { processes }
+        /// The daemons and background commands started, the latest last, ended by ``tearDown()``.
+        private(set) var processes: [pid_t] = []
 
         /// Namespaces made by this process so far, numbering the next.
         private static let made = Locked(0)
@@ -118,17 +116,17 @@
         /// inside them (such an avahi-daemon keeps `/run/avahi-daemon` and the next one does not start),
         /// the private buses started for them and their directories.
         func removeLeftovers() {
-            /// The ID of the process that named `name` with `prefix`, if it no longer runs.
-            func deadOwner(of name: String, prefix: String) -> pid_t? {
+            /// Whether `name` is `prefix` and the ID of another process that no longer runs.
+            func ownerIsGone(_ name: String, prefix: String) -> Bool {
                 guard name.hasPrefix(prefix), let owner = pid_t(name.dropFirst(prefix.count).prefix { $0.isNumber }),
                     owner != getpid()
-                else { return nil }
-                return kill(owner, 0) == 0 || errno == EPERM ? nil : owner
+                else { return false }
+                return kill(owner, 0) != 0 && errno != EPERM
             }
             let namespaces = (try? run(["ip", "netns", "list"])) ?? ""
             for line in namespaces.split(separator: "\n") {
                 let name = String(line.prefix { $0 != " " })
-                guard ["lsavahi", "lspeer"].contains(where: { deadOwner(of: name, prefix: $0) != nil }) else {
+                guard ["lsavahi", "lspeer"].contains(where: { ownerIsGone(name, prefix: $0) }) else {
                     continue
                 }
                 let inside = (try? run(["ip", "netns", "pids", name])) ?? ""
@@ -138,7 +136,7 @@
             let prefix = "listsync-mdns-"
             let temporary = FileManager.default.temporaryDirectory
             let stale = ((try? FileManager.default.contentsOfDirectory(atPath: temporary.path)) ?? []).filter {
-                deadOwner(of: $0, prefix: prefix) != nil
+                ownerIsGone($0, prefix: prefix)
             }
             guard !stale.isEmpty else { return }
             // A bus's daemon runs outside the namespaces: it is found by its configuration file's directory.

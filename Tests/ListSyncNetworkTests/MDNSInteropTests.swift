@@ -41,7 +41,7 @@
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             try exited.run(["ip", "netns", "add", stale])
             try exited.start(["ip", "netns", "exec", stale, "sleep", "60"])
-            let sleeper = try #require(exited.startedProcesses.last)
+            let sleeper = try #require(exited.processes.last)
             try exited.waitFor("the process inside") {
                 (try? exited.run(["ip", "netns", "pids", stale]))?.contains("\(sleeper)") == true
             }
