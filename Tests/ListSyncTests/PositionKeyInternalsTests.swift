@@ -36,6 +36,25 @@ struct PositionKeyInternalsTests {
         }
     }
 
+    /// A packed key (the row table's, without its length) gives back the key it packed, with its length
+    /// and head, and orders and compares as its key does: keys of 1 to 40 bytes, most with zero bytes
+    /// inside, so that the length is told from the last nonzero byte in every word and past the inline
+    /// bytes.
+    @Test func packedKeysUnpackAndOrderLikeTheirKeys() {
+        var generator = SplitMix64(seed: 17)
+        for _ in 0..<20_000 {
+            let (a, b) = (
+                PositionKey(randomKeyBytes(distinctBytes: 2, using: &generator)),
+                PositionKey(randomKeyBytes(distinctBytes: 2, using: &generator))
+            )
+            let (packedA, packedB) = (PackedKey(a), PackedKey(b))
+            #expect(packedA.key == a && packedA.key.count == a.count && packedA.key.bytes == a.bytes, "\(a)")
+            #expect(packedA.head == a.head, "head of \(a)")
+            #expect((packedA < packedB) == (a < b) && (packedB < packedA) == (b < a), "\(a) and \(b)")
+            #expect((packedA == packedB) == (a == b) && packedA == PackedKey(a), "\(a) and \(b)")
+        }
+    }
+
     @Test func appendingLowBytesMatchesAppendingEachByte() {
         var generator = SplitMix64(seed: 13)
         // Every start inside and past the inline words, and every length a run integer's payload has.

@@ -109,7 +109,9 @@ struct RowTableTests {
                             valueStamp: stamp)
                         model.rows[id] = record
                         liveIDs.append(id)
-                        _ = table.add(record)
+                        _ = table.add(
+                            id: id, key: record.key, positionStamp: record.positionStamp,
+                            valueStamp: record.valueStamp)
                     }
                     if !pasted { lamport += UInt64(count) }
                 case 4, 5:
@@ -159,7 +161,7 @@ struct RowTableTests {
         for counter in UInt64(1)...3_000 {
             let id = RowID(replica: ReplicaID(1), counter: counter)
             let stamp = Stamp(lamport: counter, dot: id)
-            _ = table.add(RowRecord(id: id, key: PositionKey([0x80]), positionStamp: stamp, valueStamp: stamp))
+            _ = table.add(id: id, key: PositionKey([0x80]), positionStamp: stamp, valueStamp: stamp)
         }
         return table
     }

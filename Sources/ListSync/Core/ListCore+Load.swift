@@ -32,7 +32,7 @@ extension ListCore {
         // The key moves from the update into the record (no copy of its bytes to count or release).
         let position = update.positionStamp.isSet ? update.position.take()! : RowRecord.unsetKey
         let slot = rows.addUnindexed(
-            RowRecord(id: update.id, key: position, positionStamp: update.positionStamp, valueStamp: update.valueStamp))
+            id: update.id, key: position, positionStamp: update.positionStamp, valueStamp: update.valueStamp)
         if hides { rows.setHidden(true, slot) }
         if update.positionStamp.isSet && update.valueStamp.isSet && !hides {
             if let previous = load.visible.last, !rows.precedes(previous, slot) { load.sorted = false }

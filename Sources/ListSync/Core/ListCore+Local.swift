@@ -61,7 +61,7 @@ extension ListCore {
             for offset in 0..<count {
                 let stamp = nextStamp(&change)
                 let slot = rows.add(
-                    RowRecord(id: stamp.dot, key: placedKeys[offset], positionStamp: stamp, valueStamp: stamp))
+                    id: stamp.dot, key: placedKeys[offset], positionStamp: stamp, valueStamp: stamp)
                 order.insert(slot, key: placedKeys[offset], at: index + offset, rows: rows)
                 touched.valueSlots.append(slot)
             }
@@ -85,7 +85,7 @@ extension ListCore {
     mutating func insertRow(key: PositionKey, at index: Int) -> ListChange {
         guard var change = beginChange() else { return ListChange() }
         let stamp = nextStamp(&change)
-        let slot = rows.add(RowRecord(id: stamp.dot, key: key, positionStamp: stamp, valueStamp: stamp))
+        let slot = rows.add(id: stamp.dot, key: key, positionStamp: stamp, valueStamp: stamp)
         order.insert(slot, bound: rows.bound(of: slot), at: index, rows: rows)
         commit(change)
         touched.valueSlots.append(slot)

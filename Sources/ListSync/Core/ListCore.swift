@@ -191,7 +191,7 @@ struct ListCore {
             var plan = plans[offset]
             if plan.slot == nil && (plan.takesPosition || plan.takesValue) {
                 plan.slot = rows.add(
-                    RowRecord(id: update.id, key: RowRecord.unsetKey, positionStamp: .none, valueStamp: .none))
+                    id: update.id, key: RowRecord.unsetKey, positionStamp: .none, valueStamp: .none)
                 plans[offset].slot = plan.slot
             }
             if plan.takesPosition, let slot = plan.slot {

@@ -8,7 +8,7 @@ internal import CListSyncPrefetch
 /// no stamps and no row: its `id` has counter 0, which no row ID has, and the placeholder's number in
 /// place of the replica (so a record needs no separate placeholder field). That `id` is never read as a
 /// row ID: it is not in the row ID lookup, and every path that sends or exposes a row ID checks
-/// `placeholder` first.
+/// `placeholder` first. The table stores it smaller (``StoredRow``) and builds it when it is read whole.
 @usableFromInline
 struct RowRecord {
     @usableFromInline var id: RowID
@@ -29,21 +29,25 @@ struct RowRecord {
 
     /// A placeholder's record.
     init(placeholder: PlaceholderID, key: PositionKey) {
-        self.init(
-            id: RowID(replica: ReplicaID(placeholder.rawValue), counter: 0), key: key, positionStamp: .none,
-            valueStamp: .none)
+        self.init(id: Self.id(of: placeholder), key: key, positionStamp: .none, valueStamp: .none)
+    }
+
+    /// The `id` of the record of `placeholder`.
+    static func id(of placeholder: PlaceholderID) -> RowID {
+        RowID(replica: ReplicaID(placeholder.rawValue), counter: 0)
+    }
+
+    /// The placeholder a record with `id` is, or nil for a row's record.
+    @inline(__always)
+    static func placeholder(of id: RowID) -> PlaceholderID? {
+        id.counter == 0 ? PlaceholderID(rawValue: id.replica.rawValue) : nil
     }
 
     /// The placeholder this record is, or nil for a row.
-    @inlinable
-    var placeholder: PlaceholderID? { id.counter == 0 ? PlaceholderID(rawValue: id.replica.rawValue) : nil }
+    var placeholder: PlaceholderID? { Self.placeholder(of: id) }
 
     /// The key of a row whose position is not known yet (never read: its position stamp is unset).
     static let unsetKey = PositionKey([1])
-
-    /// Whether both the row's position and its value are known (it is visible unless its value is
-    /// hidden: ``RowTable/isVisible(_:)``).
-    var isVisible: Bool { positionStamp.isSet && valueStamp.isSet }
 }
 
 extension Stamp {
@@ -54,10 +58,30 @@ extension Stamp {
     var isSet: Bool { lamport != 0 }
 }
 
+/// A ``RowRecord`` as the table stores it, in 64 bytes instead of 104: the key packed, and of each
+/// stamp its Lamport time. A stamp's dot is most often the row's ID (the insert set both registers);
+/// when it is not, the Lamport time has ``dotApart`` set and the dot is in the table's side array for
+/// that register.
+private struct StoredRow {
+    var id: RowID
+    var key: PackedKey
+    var positionLamport: UInt64
+    var valueLamport: UInt64
+
+    /// Set in a stored Lamport time whose stamp's dot is not the row's ID. Lamport times are at most
+    /// ``Stamp/maximumLamport`` (2^62 − 1), so the bit is free.
+    static let dotApart: UInt64 = 1 << 63
+}
+
 /// The rows a replica knows, in slots that are reused after deletes, with lookup by row ID.
 @usableFromInline
 struct RowTable {
-    private var records: ContiguousArray<RowRecord> = []
+    private var records: ContiguousArray<StoredRow> = []
+    /// The dots of position stamps that are not their row's ID, by slot (other slots hold stale
+    /// dots): empty until a row's position is set by a move, then as long as `records`.
+    private var positionDots: ContiguousArray<Dot> = []
+    /// The dots of value stamps that are not their row's ID, as `positionDots`.
+    private var valueDots: ContiguousArray<Dot> = []
     private var index = RowIDIndex()
     private var freeSlots: [Int32] = []
     /// The slots of local placeholders (never in the row-ID index).
@@ -78,42 +102,79 @@ struct RowTable {
     /// The record in `slot`. Read only: a record changes through ``setPosition(_:stamp:of:)``,
     /// ``setValueStamp(_:of:)`` and ``setPlaceholderKey(_:of:)``.
     @usableFromInline
-    subscript(slot: Int32) -> RowRecord { records[Int(slot)] }
+    subscript(slot: Int32) -> RowRecord {
+        RowRecord(
+            id: id(of: slot), key: key(of: slot), positionStamp: positionStamp(of: slot),
+            valueStamp: valueStamp(of: slot))
+    }
 
     /// The ID of the row in `slot` (for a placeholder: see ``RowRecord``).
     @usableFromInline
     func id(of slot: Int32) -> RowID { records[Int(slot)].id }
 
     /// The key of the row or placeholder in `slot`; meaningful when its position stamp is set.
-    func key(of slot: Int32) -> PositionKey { records[Int(slot)].key }
+    @inline(__always)
+    func key(of slot: Int32) -> PositionKey { records[Int(slot)].key.key }
 
     /// The stamp of the operation that set the position of the row in `slot`, or ``Stamp/none``.
     @usableFromInline
-    func positionStamp(of slot: Int32) -> Stamp { records[Int(slot)].positionStamp }
+    func positionStamp(of slot: Int32) -> Stamp {
+        Self.stamp(records[Int(slot)].positionLamport, of: slot, dots: positionDots, id: records[Int(slot)].id)
+    }
 
     /// The stamp of the operation that set the value of the row in `slot`, or ``Stamp/none``.
     @usableFromInline
-    func valueStamp(of slot: Int32) -> Stamp { records[Int(slot)].valueStamp }
+    func valueStamp(of slot: Int32) -> Stamp {
+        Self.stamp(records[Int(slot)].valueLamport, of: slot, dots: valueDots, id: records[Int(slot)].id)
+    }
+
+    /// The stamp a stored Lamport time stands for (see ``StoredRow``).
+    @inline(__always)
+    private static func stamp(_ stored: UInt64, of slot: Int32, dots: ContiguousArray<Dot>, id: RowID) -> Stamp {
+        if stored & StoredRow.dotApart != 0 {
+            return Stamp(lamport: stored & ~StoredRow.dotApart, dot: dots[Int(slot)])
+        }
+        return stored == 0 ? .none : Stamp(lamport: stored, dot: id)
+    }
+
+    /// `stamp` as the row in `slot` stores it, its dot put in `dots` when it is not the row's ID
+    /// (see ``StoredRow``).
+    @inline(__always)
+    private static func store(
+        _ stamp: Stamp, of slot: Int32, dots: inout ContiguousArray<Dot>, id: RowID, slotCount: Int
+    ) -> UInt64 {
+        assert(stamp.lamport <= Stamp.maximumLamport, "Lamport time \(stamp.lamport) out of range")
+        guard stamp.isSet && stamp.dot != id else { return stamp.lamport }
+        if dots.isEmpty { dots = ContiguousArray(repeating: Stamp.none.dot, count: slotCount) }
+        dots.withUnsafeMutableBufferPointer { $0[Int(slot)] = stamp.dot }
+        return stamp.lamport | StoredRow.dotApart
+    }
 
     /// The placeholder in `slot`, or nil for a row.
     @usableFromInline
-    func placeholder(of slot: Int32) -> PlaceholderID? { records[Int(slot)].placeholder }
+    func placeholder(of slot: Int32) -> PlaceholderID? { RowRecord.placeholder(of: records[Int(slot)].id) }
 
     /// Gives the row in `slot` the position `key`, set by the operation `stamp`.
-    mutating func setPosition(_ key: PositionKey, stamp: Stamp, of slot: Int32) {
-        records[Int(slot)].key = key
-        records[Int(slot)].positionStamp = stamp
+    mutating func setPosition(_ key: consuming PositionKey, stamp: Stamp, of slot: Int32) {
+        let lamport = Self.store(stamp, of: slot, dots: &positionDots, id: id(of: slot), slotCount: records.count)
+        let key = PackedKey(key)
+        // One access to the records (one uniqueness check) for both fields.
+        records.withUnsafeMutableBufferPointer { records in
+            records[Int(slot)].key = key
+            records[Int(slot)].positionLamport = lamport
+        }
     }
 
     /// Records that the operation `stamp` set the value of the row in `slot`.
     mutating func setValueStamp(_ stamp: Stamp, of slot: Int32) {
-        records[Int(slot)].valueStamp = stamp
+        records[Int(slot)].valueLamport = Self.store(
+            stamp, of: slot, dots: &valueDots, id: records[Int(slot)].id, slotCount: records.count)
     }
 
     /// Gives the placeholder in `slot` the key `key` (placeholders have no stamps).
     mutating func setPlaceholderKey(_ key: PositionKey, of slot: Int32) {
-        precondition(records[Int(slot)].placeholder != nil, "slot \(slot) holds a row, not a placeholder")
-        records[Int(slot)].key = key
+        precondition(placeholder(of: slot) != nil, "slot \(slot) holds a row, not a placeholder")
+        records[Int(slot)].key = PackedKey(key)
     }
 
     /// The slot of the row `id`, if the table has it.
@@ -124,7 +185,8 @@ struct RowTable {
     /// Whether the row in `slot` is in the visible order: both its position and value are known, and its
     /// value is not hidden.
     func isVisible(_ slot: Int32) -> Bool {
-        records[Int(slot)].isVisible && (hidden.isEmpty || !hidden.contains(slot))
+        records[Int(slot)].positionLamport != 0 && records[Int(slot)].valueLamport != 0
+            && (hidden.isEmpty || !hidden.contains(slot))
     }
 
     /// Hides the value of the row in `slot` (`true`), or shows it again (`false`).
@@ -139,19 +201,23 @@ struct RowTable {
     /// Whether the record in `slot` is a placeholder's; reads the record only while placeholders are
     /// pending, so that a move's check costs no cache miss (see ``prefetch(_:)``).
     func isPlaceholder(_ slot: Int32) -> Bool {
-        !placeholders.isEmpty && records[Int(slot)].placeholder != nil
+        !placeholders.isEmpty && placeholder(of: slot) != nil
     }
 
-    /// Starts loading every cache line of the record in `slot` (two or three) without waiting for them:
+    /// Starts loading every cache line of the record in `slot` (one or two) without waiting for them:
     /// a move calls this as soon as it knows its row's slot, so that the record, read only after placing
     /// the row, is in the cache by then instead of a miss to wait for.
     func prefetch(_ slot: Int32) {
         records.withUnsafeBufferPointer { records in
             let record = UnsafeRawPointer(records.baseAddress.unsafelyUnwrapped + Int(slot))
-            for offset in stride(from: 0, to: MemoryLayout<RowRecord>.stride, by: 64) {
+            for offset in stride(from: 0, to: MemoryLayout<StoredRow>.stride, by: 64) {
                 listsync_prefetch(record + offset)
             }
-            listsync_prefetch(record + MemoryLayout<RowRecord>.stride - 1)
+            listsync_prefetch(record + MemoryLayout<StoredRow>.stride - 1)
+        }
+        // A move sets the position's dot apart (a dot that is not the row's ID).
+        positionDots.withUnsafeBufferPointer { dots in
+            if let base = dots.baseAddress { listsync_prefetch(UnsafeRawPointer(base + Int(slot))) }
         }
     }
 
@@ -163,8 +229,8 @@ struct RowTable {
     /// The order index bound (key, rank, ID) of the row or placeholder in `slot`.
     @inline(__always)
     func bound(of slot: Int32) -> OrderIndex.Bound {
-        OrderIndex.Bound(
-            key: records[Int(slot)].key, id: records[Int(slot)].id, placeholder: records[Int(slot)].placeholder)
+        let id = records[Int(slot)].id
+        return OrderIndex.Bound(key: records[Int(slot)].key.key, id: id, placeholder: RowRecord.placeholder(of: id))
     }
 
     /// Whether the row in slot `a` comes before the row in slot `b` in the order (by key, then ID), read
@@ -180,22 +246,26 @@ struct RowTable {
     mutating func reserveCapacity(adding count: Int) {
         index.reserveCapacity(index.count + count)
         records.reserveCapacity(records.count + count)
+        if !positionDots.isEmpty { positionDots.reserveCapacity(records.count + count) }
+        if !valueDots.isEmpty { valueDots.reserveCapacity(records.count + count) }
     }
 
-    /// Adds a row's record and returns its slot.
-    mutating func add(_ record: consuming RowRecord) -> Int32 {
-        let id = record.id
-        let slot = store(record)
+    /// Adds the row `id` with key `key` (meaningful when `positionStamp` is set) and the stamps of its
+    /// registers, and returns its slot.
+    mutating func add(id: RowID, key: consuming PositionKey, positionStamp: Stamp, valueStamp: Stamp) -> Int32 {
+        let slot = store(id: id, key: key, positionStamp: positionStamp, valueStamp: valueStamp)
         index.insert(slot, for: id)
         return slot
     }
 
-    /// Adds a row's record without indexing its ID, and returns its slot: for a bulk load, which then
-    /// calls ``indexUnindexedRows()``. Until then the table does not find the row by ID.
-    mutating func addUnindexed(_ record: consuming RowRecord) -> Int32 {
+    /// Adds a row as ``add(id:key:positionStamp:valueStamp:)`` does, without indexing its ID, and returns
+    /// its slot: for a bulk load, which then calls ``indexUnindexedRows()``. Until then the table does
+    /// not find the row by ID.
+    mutating func addUnindexed(
+        id: RowID, key: consuming PositionKey, positionStamp: Stamp, valueStamp: Stamp
+    ) -> Int32 {
         precondition(freeSlots.isEmpty, "bulk loading into a table with free slots")
-        records.append(record)
-        return Int32(records.count - 1)
+        return store(id: id, key: key, positionStamp: positionStamp, valueStamp: valueStamp)
     }
 
     /// Indexes the IDs of the rows added by ``addUnindexed(_:)``; returns false, leaving the index
@@ -250,7 +320,7 @@ struct RowTable {
 
     /// Adds the record of placeholder `id` with key `key` and returns its slot.
     mutating func addPlaceholder(_ id: PlaceholderID, key: PositionKey) -> Int32 {
-        let slot = store(RowRecord(placeholder: id, key: key))
+        let slot = store(id: RowRecord.id(of: id), key: key, positionStamp: .none, valueStamp: .none)
         placeholders[id] = slot
         return slot
     }
@@ -265,14 +335,24 @@ struct RowTable {
         return slot
     }
 
-    private mutating func store(_ record: consuming RowRecord) -> Int32 {
-        let slot: Int32
-        if let free = freeSlots.popLast() {
-            slot = free
-            records[Int(slot)] = record
+    private mutating func store(
+        id: RowID, key: consuming PositionKey, positionStamp: Stamp, valueStamp: Stamp
+    ) -> Int32 {
+        let isNew = freeSlots.isEmpty
+        let slot = isNew ? Int32(records.count) : freeSlots.removeLast()
+        if isNew {
+            if !positionDots.isEmpty { positionDots.append(Stamp.none.dot) }
+            if !valueDots.isEmpty { valueDots.append(Stamp.none.dot) }
+        }
+        let slotCount = records.count + (isNew ? 1 : 0)
+        let row = StoredRow(
+            id: id, key: PackedKey(key),
+            positionLamport: Self.store(positionStamp, of: slot, dots: &positionDots, id: id, slotCount: slotCount),
+            valueLamport: Self.store(valueStamp, of: slot, dots: &valueDots, id: id, slotCount: slotCount))
+        if isNew {
+            records.append(row)
         } else {
-            slot = Int32(records.count)
-            records.append(record)
+            records[Int(slot)] = row
         }
         return slot
     }

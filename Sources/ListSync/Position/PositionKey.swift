@@ -18,6 +18,16 @@ public struct PositionKey: Hashable, Comparable, Sendable, CustomStringConvertib
     /// Number of bytes kept inline.
     @usableFromInline static let inlineCapacity = 24
 
+    /// Creates a key from its parts (see ``PackedKey``).
+    @inline(__always)
+    init(word0: UInt64, word1: UInt64, word2: UInt64, tail: [UInt8]?, count: Int) {
+        self.word0 = word0
+        self.word1 = word1
+        self.word2 = word2
+        self.tail = tail
+        self.count = count
+    }
+
     /// Creates a key from its bytes. The caller guarantees the bytes are a valid key (see ``isValid(_:)``).
     public init<Bytes: Collection>(_ bytes: Bytes) where Bytes.Element == UInt8 {
         if let key = bytes.withContiguousStorageIfAvailable(Self.init(buffer:)) {

@@ -225,8 +225,7 @@ extension ReplicatedList: RandomAccessCollection {
     /// The row or placeholder in `slot`.
     @inlinable
     func row(inSlot slot: Int32) -> Row<Element> {
-        let record = core.rows[slot]
-        let id = record.placeholder.map(ItemID.placeholder) ?? .row(record.id)
+        let id = core.rows.placeholder(of: slot).map(ItemID.placeholder) ?? .row(core.rows.id(of: slot))
         return Row(id: id, value: value(inSlot: slot))
     }
 }
