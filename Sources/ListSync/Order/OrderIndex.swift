@@ -242,29 +242,35 @@ struct OrderIndex {
         return PositionKey(head: leafHeads[position]) ?? rows.key(of: leafSlots[position])
     }
 
-    /// The position in the leaf storage of the entry at `index`, moving the finger there.
+    /// The position in the leaf storage of the entry at `index`, moving the finger there. Inlined: most
+    /// calls find the finger there already, and out of line that check cost a call per row of a block.
+    @inline(__always)
     private mutating func fingerPosition(at index: Int) -> Int {
-        if !fingerHolds(index) {
-            precondition(index >= 0 && index < count, "index \(index) out of range 0..<\(count)")
-            if path.count != height { path = Array(repeating: 0, count: height) }
-            var node = root
-            var local = index
-            // Written through a buffer (one uniqueness check, not one per level), out of `self` meanwhile.
-            var steps: [Int] = []
-            swap(&steps, &path)
-            steps.withUnsafeMutableBufferPointer { steps in
-                for level in steps.indices {
-                    let (position, inner) = child(of: node, containing: local)
-                    steps[level] = Int(node) * Self.branchCapacity + position
-                    node = children[steps[level]]
-                    local = inner
-                }
-            }
-            swap(&steps, &path)
-            let start = index - local
-            finger = Finger(leaf: node, start: start, end: start + Int(leafWidths[Int(node)]), version: version)
-        }
+        if !fingerHolds(index) { moveFinger(to: index) }
         return Int(finger.leaf) * Self.leafCapacity + index - finger.start
+    }
+
+    /// Points the finger at the leaf that holds the entry at `index`, descending from the root.
+    @inline(never)
+    private mutating func moveFinger(to index: Int) {
+        precondition(index >= 0 && index < count, "index \(index) out of range 0..<\(count)")
+        if path.count != height { path = Array(repeating: 0, count: height) }
+        var node = root
+        var local = index
+        // Written through a buffer (one uniqueness check, not one per level), out of `self` meanwhile.
+        var steps: [Int] = []
+        swap(&steps, &path)
+        steps.withUnsafeMutableBufferPointer { steps in
+            for level in steps.indices {
+                let (position, inner) = child(of: node, containing: local)
+                steps[level] = Int(node) * Self.branchCapacity + position
+                node = children[steps[level]]
+                local = inner
+            }
+        }
+        swap(&steps, &path)
+        let start = index - local
+        finger = Finger(leaf: node, start: start, end: start + Int(leafWidths[Int(node)]), version: version)
     }
 
     /// Records an edit of `delta` entries inside the finger's leaf: the counts on its path, the number of
