@@ -140,7 +140,7 @@ struct RowTable {
     /// `stamp` as the row in `slot` stores it, its dot put in `dots` when it is not the row's ID
     /// (see ``StoredRow``).
     @inline(__always)
-    private static func store(
+    private static func storedLamport(
         _ stamp: Stamp, of slot: Int32, dots: inout ContiguousArray<Dot>, id: RowID, slotCount: Int
     ) -> UInt64 {
         assert(stamp.lamport <= Stamp.maximumLamport, "Lamport time \(stamp.lamport) out of range")
@@ -156,7 +156,8 @@ struct RowTable {
 
     /// Gives the row in `slot` the position `key`, set by the operation `stamp`.
     mutating func setPosition(_ key: consuming PositionKey, stamp: Stamp, of slot: Int32) {
-        let lamport = Self.store(stamp, of: slot, dots: &positionDots, id: id(of: slot), slotCount: records.count)
+        let lamport = Self.storedLamport(
+            stamp, of: slot, dots: &positionDots, id: id(of: slot), slotCount: records.count)
         let key = PackedKey(key)
         // One access to the records (one uniqueness check) for both fields.
         records.withUnsafeMutableBufferPointer { records in
@@ -167,8 +168,8 @@ struct RowTable {
 
     /// Records that the operation `stamp` set the value of the row in `slot`.
     mutating func setValueStamp(_ stamp: Stamp, of slot: Int32) {
-        records[Int(slot)].valueLamport = Self.store(
-            stamp, of: slot, dots: &valueDots, id: records[Int(slot)].id, slotCount: records.count)
+        records[Int(slot)].valueLamport = Self.storedLamport(
+            stamp, of: slot, dots: &valueDots, id: id(of: slot), slotCount: records.count)
     }
 
     /// Gives the placeholder in `slot` the key `key` (placeholders have no stamps).
@@ -268,7 +269,7 @@ struct RowTable {
         return store(id: id, key: key, positionStamp: positionStamp, valueStamp: valueStamp)
     }
 
-    /// Indexes the IDs of the rows added by ``addUnindexed(_:)``; returns false, leaving the index
+    /// Indexes the IDs of the rows added by ``addUnindexed(id:key:positionStamp:valueStamp:)``; returns false, leaving the index
     /// incomplete, when two rows share an ID.
     ///
     /// One tight loop over the IDs, so that the index's cache misses overlap instead of following one
@@ -347,8 +348,9 @@ struct RowTable {
         let slotCount = records.count + (isNew ? 1 : 0)
         let row = StoredRow(
             id: id, key: PackedKey(key),
-            positionLamport: Self.store(positionStamp, of: slot, dots: &positionDots, id: id, slotCount: slotCount),
-            valueLamport: Self.store(valueStamp, of: slot, dots: &valueDots, id: id, slotCount: slotCount))
+            positionLamport: Self.storedLamport(
+                positionStamp, of: slot, dots: &positionDots, id: id, slotCount: slotCount),
+            valueLamport: Self.storedLamport(valueStamp, of: slot, dots: &valueDots, id: id, slotCount: slotCount))
         if isNew {
             records.append(row)
         } else {

@@ -67,9 +67,9 @@ extension ReplicatedList {
         let freed = Set(core.touched.freedSlots)
         for (offset, slot) in core.touched.valueSlots.enumerated() {
             guard let slot else { continue }
-            let record = core.rows[slot]
-            let registers = core.fieldRegisters.isEmpty ? nil : core.fieldRegisters[record.id]
-            let tookWhole = changes.payloads[offset] != nil && changes.updates[offset].valueStamp == record.valueStamp
+            let valueStamp = core.rows.valueStamp(of: slot)
+            let registers = core.fieldRegisters.isEmpty ? nil : core.fieldRegisters[core.rows.id(of: slot)]
+            let tookWhole = changes.payloads[offset] != nil && changes.updates[offset].valueStamp == valueStamp
             if tookWhole && registers == nil {
                 // A whole value alone: decoded as before; kept as bytes when it has fields unknown here.
                 if let value = decoded.values[offset], let payload = changes.payloads[offset] {
@@ -82,7 +82,7 @@ extension ReplicatedList {
                 whole = ChangeSet.Payload(typeIdentifier: payload.typeIdentifier, bytes: Array(payload.bytes)[...])
             } else {
                 // A slot freed by this merge held another row; a row waiting for its insert has no value yet.
-                whole = freed.contains(slot) || !record.valueStamp.isSet ? nil : wholePayload(inSlot: slot)
+                whole = freed.contains(slot) || !valueStamp.isSet ? nil : wholePayload(inSlot: slot)
             }
             guard let whole else {
                 newValues[offset] = nil
