@@ -54,6 +54,20 @@ struct SnapshotDamageTests {
         try reopened.close()
     }
 
+    /// A snapshot cut short: inside its header (the error at the cut), or inside its payload (the error
+    /// where the payload starts, whose length the header gives).
+    @Test(arguments: [(20, 20), (47, 47), (48, 48), (60, 48)])
+    func truncatedSnapshotIsATypedError(length: Int, offset: Int) throws {
+        let replica = try CompactedReplica()
+        try replica.edit("snapshot") { bytes in bytes.removeSubrange(length...) }
+        #expect {
+            try DurableReplica<String>(directory: replica.path)
+        } throws: { error in
+            guard case .corrupt(let file, let at, _) = error as? StoreError else { return false }
+            return file == replica.snapshotPath && at == offset
+        }
+    }
+
     /// `log` stands for the replica's log segment.
     @Test(arguments: ["snapshot", "replica", "log"])
     func unknownFormatVersionIsReportedWithThePath(name: String) throws {

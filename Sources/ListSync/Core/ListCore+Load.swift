@@ -4,11 +4,6 @@ extension ListCore {
     /// (a withdrawn placeholder leaves a free one), so ``applyToEmpty(_:)`` applies.
     var isEmpty: Bool { rows.slotCount == 0 && tombstones.isEmpty }
 
-    /// The room reserved for `count` rows or tombstones loaded: an eighth more, so that the first edits
-    /// after opening a large list do not grow every table at once (a later growth copies a table, as
-    /// usual, in amortized O(1)).
-    private static func withHeadroom(_ count: Int) -> Int { count + count / 8 }
-
     /// Rows being added to an empty replica: the visible ones, and whether they came in order.
     private struct BulkLoad {
         var visible: [Int32] = []
@@ -54,12 +49,11 @@ extension ListCore {
         rows.indexUnindexedRows() && tombstones.indexUnindexed(unlessIn: rows)
     }
 
-    /// Builds the order index from a finished bulk load; returns the indexes of the rows inserted.
-    private mutating func finish(_ load: BulkLoad) -> [Int] {
-        var visible = load.visible
-        if !load.sorted { visible.sort { rows.bound(of: $0) < rows.bound(of: $1) } }
-        order = OrderIndex(sorted: visible, rows: rows)
-        return Array(visible.indices)
+    /// Builds the order index from a finished bulk load, whose visible rows are then the list's first
+    /// `load.visible.count` (the only rows).
+    private mutating func finish(_ load: consuming BulkLoad) {
+        if !load.sorted { load.visible.sort { rows.bound(of: $0) < rows.bound(of: $1) } }
+        order = OrderIndex(sorted: load.visible, reservingFor: Self.withHeadroom(load.visible.count), rows: rows)
     }
 
     /// Merges `updates` (unique row IDs) and `deletions` (ordered, disjoint runs of other rows) into an
@@ -83,7 +77,9 @@ extension ListCore {
         add(deletions)
         let unique = finishIndexing()
         precondition(unique, "bulk merge of a row twice")
-        return ListChange(inserted: CompactArray(finish(load)))
+        let inserted = load.visible.count
+        finish(load)
+        return ListChange(inserted: CompactArray(0..<inserted))
     }
 
     /// Hides the values of the rows in `slots`, which the owner cannot show: visible ones leave the
@@ -131,15 +127,15 @@ extension ListCore {
             labels = ReplicaLabels(ranksOf: encoded.replicas, and: replica)
             allocator = KeyAllocator(tag: labels.label(of: replica))
             encoded.labelKeys(with: encoded.replicas.map { labels.label(of: $0).bytes })
-            values.slots.reserveCapacity(encoded.count)
-            values.values.reserveCapacity(encoded.count)
+            LargeTables.reserve(&values.slots, capacity: encoded.count)
+            LargeTables.reserve(&values.values, capacity: encoded.count)
             // Before version 6, deleted rows are entries of the update columns too.
             let deletedEntries = try encoded.deletionCount()
             rows.reserveCapacity(adding: Self.withHeadroom(encoded.count - deletedEntries))
             tombstones.reserveCapacity(Self.withHeadroom(deletedEntries))
             var coverage = CoverageCheck(coverage: encoded.coverage, seen: seen)
             var load = BulkLoad()
-            load.visible.reserveCapacity(encoded.count - deletedEntries)
+            LargeTables.reserve(&load.visible, capacity: encoded.count - deletedEntries)
             for _ in 0..<encoded.count {
                 var value: EncodedUpdates.Value?
                 guard let update = try encoded.next(value: &value) else { continue }
@@ -170,7 +166,7 @@ extension ListCore {
             add(deletions)
             guard finishIndexing() else { throw BinaryDecodingError.notCanonical(offset: encoded.rowIDsOffset) }
             markSeen(encoded.coverage)
-            _ = finish(load)
+            finish(load)
         } catch let error as MergeError {
             throw error
         } catch let error as BinaryDecodingError {

@@ -53,6 +53,11 @@ struct ListCore {
     /// The number of visible rows, placeholders included.
     @usableFromInline var count: Int { order.count }
 
+    /// The room reserved for `count` rows, tombstones or index entries built in bulk (a load, a large
+    /// merge): an eighth more, so that the first edits after opening a large list do not grow every table
+    /// at once (a later growth copies a table, as usual, in amortized O(1)).
+    static func withHeadroom(_ count: Int) -> Int { count + count / 8 }
+
     /// The slot of the visible row or placeholder at `index`.
     @usableFromInline func slot(at index: Int) -> Int32 { order.slot(at: index) }
 
@@ -229,7 +234,7 @@ struct ListCore {
                 merged.append(existing)
             }
             merged.append(contentsOf: pending)
-            order = OrderIndex(sorted: merged, rows: rows)
+            order = OrderIndex(sorted: merged, reservingFor: Self.withHeadroom(merged.count), rows: rows)
             var positions = [Int](repeating: -1, count: rows.slotCount)
             for (index, slot) in merged.enumerated() { positions[Int(slot)] = index }
             indexOfSlot = positions

@@ -185,7 +185,7 @@ struct RowIDIndex {
     private mutating func rehash(buckets size: Int, shift: UInt64) {
         precondition(shift >= 32, "a row ID index holds at most 2^31 entries")
         let old = buckets
-        buckets = ContiguousArray(repeating: 0, count: size)
+        buckets = LargeTables.array(repeating: 0, count: size, capacity: size)
         self.shift = shift
         for entry in old where entry != 0 { place(entry) }
     }

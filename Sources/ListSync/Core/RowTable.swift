@@ -138,14 +138,19 @@ struct RowTable {
     }
 
     /// `stamp` as the row in `slot` stores it, its dot put in `dots` when it is not the row's ID
-    /// (see ``StoredRow``).
+    /// (see ``StoredRow``); `dots` is made `slotCount` long, with room for `slotCapacity`, at its first.
     @inline(__always)
     private static func storedLamport(
-        _ stamp: Stamp, of slot: Int32, dots: inout ContiguousArray<Dot>, id: RowID, slotCount: Int
+        _ stamp: Stamp, of slot: Int32, dots: inout ContiguousArray<Dot>, id: RowID, slotCount: Int,
+        slotCapacity: Int
     ) -> UInt64 {
         assert(stamp.lamport <= Stamp.maximumLamport, "Lamport time \(stamp.lamport) out of range")
         guard stamp.isSet && stamp.dot != id else { return stamp.lamport }
-        if dots.isEmpty { dots = ContiguousArray(repeating: Stamp.none.dot, count: slotCount) }
+        if dots.isEmpty {
+            // As much room as the records have, so that a bulk load that sets its first dot apart midway
+            // does not then grow the dots by doubling, row by row, while it fills the reserved records.
+            dots = LargeTables.array(repeating: Stamp.none.dot, count: slotCount, capacity: slotCapacity)
+        }
         dots.withUnsafeMutableBufferPointer { $0[Int(slot)] = stamp.dot }
         return stamp.lamport | StoredRow.dotApart
     }
@@ -157,7 +162,8 @@ struct RowTable {
     /// Gives the row in `slot` the position `key`, set by the operation `stamp`.
     mutating func setPosition(_ key: consuming PositionKey, stamp: Stamp, of slot: Int32) {
         let lamport = Self.storedLamport(
-            stamp, of: slot, dots: &positionDots, id: id(of: slot), slotCount: records.count)
+            stamp, of: slot, dots: &positionDots, id: id(of: slot), slotCount: records.count,
+            slotCapacity: records.capacity)
         let key = PackedKey(key)
         // One access to the records (one uniqueness check) for both fields.
         records.withUnsafeMutableBufferPointer { records in
@@ -169,7 +175,8 @@ struct RowTable {
     /// Records that the operation `stamp` set the value of the row in `slot`.
     mutating func setValueStamp(_ stamp: Stamp, of slot: Int32) {
         records[Int(slot)].valueLamport = Self.storedLamport(
-            stamp, of: slot, dots: &valueDots, id: id(of: slot), slotCount: records.count)
+            stamp, of: slot, dots: &valueDots, id: id(of: slot), slotCount: records.count,
+            slotCapacity: records.capacity)
     }
 
     /// Gives the placeholder in `slot` the key `key` (placeholders have no stamps).
@@ -246,9 +253,9 @@ struct RowTable {
     /// Makes room for `count` more rows.
     mutating func reserveCapacity(adding count: Int) {
         index.reserveCapacity(index.count + count)
-        records.reserveCapacity(records.count + count)
-        if !positionDots.isEmpty { positionDots.reserveCapacity(records.count + count) }
-        if !valueDots.isEmpty { valueDots.reserveCapacity(records.count + count) }
+        LargeTables.reserve(&records, capacity: records.count + count)
+        if !positionDots.isEmpty { LargeTables.reserve(&positionDots, capacity: records.count + count) }
+        if !valueDots.isEmpty { LargeTables.reserve(&valueDots, capacity: records.count + count) }
     }
 
     /// Adds the row `id` with key `key` (meaningful when `positionStamp` is set) and the stamps of its
@@ -349,8 +356,10 @@ struct RowTable {
         let row = StoredRow(
             id: id, key: PackedKey(key),
             positionLamport: Self.storedLamport(
-                positionStamp, of: slot, dots: &positionDots, id: id, slotCount: slotCount),
-            valueLamport: Self.storedLamport(valueStamp, of: slot, dots: &valueDots, id: id, slotCount: slotCount))
+                positionStamp, of: slot, dots: &positionDots, id: id, slotCount: slotCount,
+                slotCapacity: records.capacity),
+            valueLamport: Self.storedLamport(
+                valueStamp, of: slot, dots: &valueDots, id: id, slotCount: slotCount, slotCapacity: records.capacity))
         if isNew {
             records.append(row)
         } else {

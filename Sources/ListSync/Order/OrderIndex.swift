@@ -589,9 +589,10 @@ struct OrderIndex {
     // MARK: Bulk building
 
     /// An index of `slots`, which are sorted by (key, ID), built bottom-up with nodes three quarters
-    /// full, so the inserts that follow do not split nearly every node.
+    /// full, so the inserts that follow do not split nearly every node, and with room for the leaves of
+    /// `capacity` rows so built, so the leaves that those splits add do not copy the whole leaf storage.
     /// - Complexity: O(n)
-    init(sorted slots: [Int32], rows: borrowing RowTable) {
+    init(sorted slots: [Int32], reservingFor capacity: Int, rows: borrowing RowTable) {
         self.init()
         guard !slots.isEmpty else { return }
         var level: [(node: Int32, size: Int, bound: Bound)] = []
@@ -599,9 +600,11 @@ struct OrderIndex {
         let branchFill = Self.branchCapacity * 3 / 4
         // Every leaf at once (the empty root's block becomes the first): no growth copies.
         let leafCount = (slots.count + leafFill - 1) / leafFill
-        leafSlots = ContiguousArray(repeating: 0, count: leafCount * Self.leafCapacity)
-        leafHeads = ContiguousArray(repeating: 0, count: leafCount * Self.leafCapacity)
-        leafWidths = ContiguousArray(repeating: 0, count: leafCount)
+        let reservedLeaves = max(leafCount, (capacity + leafFill - 1) / leafFill)
+        let (entries, reservedEntries) = (leafCount * Self.leafCapacity, reservedLeaves * Self.leafCapacity)
+        leafSlots = LargeTables.array(repeating: 0, count: entries, capacity: reservedEntries)
+        leafHeads = LargeTables.array(repeating: 0, count: entries, capacity: reservedEntries)
+        leafWidths = LargeTables.array(repeating: 0, count: leafCount, capacity: reservedLeaves)
         for index in 0..<leafCount {
             let leaf = Int32(index)
             let start = index * leafFill

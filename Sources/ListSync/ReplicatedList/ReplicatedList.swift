@@ -72,7 +72,7 @@ public final class ReplicatedList<Element: Codable & Sendable> {
             values = unsafeBitCast(text, to: ContiguousArray<Element?>.self)
             return
         }
-        values.reserveCapacity(core.rows.slotCapacity)  // the room the rows have, for the first edits
+        LargeTables.reserve(&values, capacity: core.rows.slotCapacity)  // the room the rows have, for the first edits
         // A load fills slots in order, so values are appended in slot order (nil for a row without one).
         for (slot, value) in zip(encoded.slots, encoded.values) {
             precondition(Int(slot) >= values.count, "snapshot values out of slot order")

@@ -40,21 +40,26 @@ enum SnapshotFile {
     }
 
     /// The contents of `bytes`, read from the file at `path`.
-    static func decode(_ bytes: [UInt8], path: String) throws(StoreError) -> Contents {
+    /// The header is cut off `bytes` in place (no copy of the payload when `bytes` is not shared).
+    static func decode(_ bytes: consuming [UInt8], path: String) throws(StoreError) -> Contents {
         try FileHeader.checkMagicAndVersion(bytes, magic: magic, versions: version...version, path: path)
-        var reader = LittleEndianReader(bytes, offset: 8)
+        // The header is read from a copy of its own, so that `bytes` stays the payload's only reference.
+        let header = Array(bytes[..<min(headerSize, bytes.count)])
+        var reader = LittleEndianReader(header, offset: 8)
         guard let replica = reader.read(UInt64.self), let firstSegment = reader.read(UInt64.self),
             let reservedThrough = reader.read(UInt64.self), let length = reader.read(UInt64.self),
             let payloadCRC = reader.read(UInt32.self), let headerCRC = reader.read(UInt32.self)
         else { throw .corrupt(path: path, offset: bytes.count, reason: "snapshot header truncated") }
-        guard headerCRC == CRC32C.checksum(bytes[0..<(headerSize - 4)]) else {
+        guard headerCRC == CRC32C.checksum(header[0..<(headerSize - 4)]) else {
             throw .corrupt(path: path, offset: 0, reason: "snapshot header checksum mismatch")
         }
-        guard length == UInt64(reader.remaining) else {
+        let payloadSize = bytes.count - headerSize
+        guard length == UInt64(payloadSize) else {
             throw .corrupt(
-                path: path, offset: headerSize, reason: "payload is \(reader.remaining) bytes, header says \(length)")
+                path: path, offset: headerSize, reason: "payload is \(payloadSize) bytes, header says \(length)")
         }
-        let payload = Array(bytes[headerSize...])
+        var payload = consume bytes
+        payload.removeSubrange(..<headerSize)
         guard payloadCRC == CRC32C.checksum(payload) else {
             throw .corrupt(path: path, offset: headerSize, reason: "snapshot payload checksum mismatch")
         }

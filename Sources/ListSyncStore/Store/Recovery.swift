@@ -124,8 +124,9 @@ struct Recovery<Element: Codable & Sendable> {
             return (ReplicatedList(replicaID: replica), 0)
         }
         let bytes = try systemStep { () throws(SystemError) in try FileSystem.readFile(path) }
+        let fileSize = bytes.count
         do throws(StoreError) {
-            let contents = try SnapshotFile.decode(bytes, path: path)
+            let contents = try SnapshotFile.decode(consume bytes, path: path)
             guard contents.replica == replica else {
                 throw .replicaMismatch(path: path, expected: replica, found: contents.replica)
             }
@@ -144,7 +145,7 @@ struct Recovery<Element: Codable & Sendable> {
             }
             reservedThrough = contents.reservedThrough
             report.snapshotLoaded = true
-            snapshotBytes = bytes.count
+            snapshotBytes = fileSize
             return (list, contents.firstSegment)
         } catch {
             try damaged(error, path: path, cutAt: 0)

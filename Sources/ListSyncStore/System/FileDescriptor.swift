@@ -1,3 +1,5 @@
+import ListSync
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -54,20 +56,25 @@ final class FileDescriptor {
     func readAll(limit: Int = Int(Int32.max)) throws(SystemError) -> [UInt8] {
         let total = try size()
         guard total <= limit else { throw SystemError(function: "read", path: path, errno: EFBIG) }
-        var bytes = [UInt8](repeating: 0, count: total)
-        var offset = 0
-        while offset < total {
-            let count = try bytes.withUnsafeMutableBytes { buffer in
-                Result { () throws(SystemError) in
-                    try systemCall("pread", path: path) {
-                        pread(descriptor, buffer.baseAddress! + offset, total - offset, off_t(offset))
+        var failure: SystemError?
+        // Read into uninitialized memory: zeroing it first would write every page twice.
+        let bytes = [UInt8](unsafeUninitializedCapacity: total) { buffer, count in
+            LargeTables.adviseHugePages(buffer.baseAddress, bytes: total)
+            while count < total {
+                do throws(SystemError) {
+                    let read = try systemCall("pread", path: path) {
+                        pread(descriptor, buffer.baseAddress! + count, total - count, off_t(count))
                     }
+                    if read == 0 { break }  // the file shrank: what was read is all there is
+                    count += read
+                } catch {
+                    failure = error
+                    return
                 }
-            }.get()
-            if count == 0 { break }
-            offset += count
+            }
         }
-        return offset == total ? bytes : Array(bytes[..<offset])
+        if let failure { throw failure }
+        return bytes
     }
 
     /// Writes all of `bytes` at the current offset (the end, for files opened with `O_APPEND`).

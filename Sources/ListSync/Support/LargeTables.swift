@@ -1,0 +1,55 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Storage for the large tables a bulk load fills at once (the row table, its row-ID index, the order
+/// index's leaves, the values, the load's own lists): on Linux, advised to be backed by transparent
+/// huge pages (where the system grants them on request, its default), so that filling hundreds of
+/// megabytes takes a page fault per 2 MiB instead of one per 4 KiB. Opening a store of a million rows
+/// spent about a third of its time in page faults before.
+///
+/// Only new storage of at least ``threshold`` bytes is advised, before anything is written to it. On
+/// Darwin, or where the kernel refuses, the advice is a no-op: the storage is the same ordinary array.
+@usableFromInline
+package enum LargeTables {
+    /// The size from which storage is advised: below it, a table fills in a few hundred faults anyway.
+    static let threshold = 4 << 20
+
+    /// An array of `count` copies of `element` with room for `capacity` elements (at least `count`).
+    static func array<Element>(repeating element: Element, count: Int, capacity: Int) -> ContiguousArray<Element> {
+        var storage = ContiguousArray<Element>()
+        reserve(&storage, capacity: max(capacity, count))
+        storage.append(contentsOf: repeatElement(element, count: count))
+        return storage
+    }
+
+    /// Reserves room for `capacity` elements in `storage`.
+    @usableFromInline
+    static func reserve<Element>(_ storage: inout ContiguousArray<Element>, capacity: Int) {
+        guard capacity > storage.capacity else { return }
+        storage.reserveCapacity(capacity)
+        let bytes = storage.capacity * MemoryLayout<Element>.stride
+        storage.withUnsafeMutableBufferPointer { adviseHugePages($0.baseAddress, bytes: bytes) }
+    }
+
+    /// Reserves room for `capacity` elements in `storage`.
+    static func reserve<Element>(_ storage: inout [Element], capacity: Int) {
+        guard capacity > storage.capacity else { return }
+        storage.reserveCapacity(capacity)
+        let bytes = storage.capacity * MemoryLayout<Element>.stride
+        storage.withUnsafeMutableBufferPointer { adviseHugePages($0.baseAddress, bytes: bytes) }
+    }
+
+    /// Advises the `bytes` at `base` (the pages they touch), not written yet, to be backed by huge pages
+    /// when they are at least ``threshold`` bytes: also for a store's file read into memory.
+    package static func adviseHugePages<Element>(_ base: UnsafeMutablePointer<Element>?, bytes: Int) {
+        #if canImport(Glibc)
+            guard bytes >= threshold, let base else { return }
+            let page = UInt(getpagesize())
+            let start = UInt(bitPattern: UnsafeMutableRawPointer(base)) & ~(page - 1)
+            let end = UInt(bitPattern: UnsafeMutableRawPointer(base) + bytes)
+            // Advice only: refused (an old kernel, huge pages off), the storage works the same.
+            _ = madvise(UnsafeMutableRawPointer(bitPattern: start), Int(end - start), MADV_HUGEPAGE)
+        #endif
+    }
+}
