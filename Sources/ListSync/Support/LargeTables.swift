@@ -40,14 +40,19 @@ package enum LargeTables {
         storage.withUnsafeMutableBufferPointer { adviseHugePages($0.baseAddress, bytes: bytes) }
     }
 
-    /// Advises the `bytes` at `base` (the pages they touch), not written yet, to be backed by huge pages
-    /// when they are at least ``threshold`` bytes: also for a store's file read into memory.
+    /// The size of a huge page on Linux's common configurations (x86-64, and arm64 with 4 KiB pages).
+    static let hugePage: UInt = 2 << 20
+
+    /// Advises the `bytes` at `base`, not written yet, to be backed by huge pages when they are at least
+    /// ``threshold`` bytes: also for a store's file read into memory. Only the whole huge pages inside
+    /// them are advised, so no other allocation's memory is.
     package static func adviseHugePages<Element>(_ base: UnsafeMutablePointer<Element>?, bytes: Int) {
         #if canImport(Glibc)
             guard bytes >= threshold, let base else { return }
-            let page = UInt(getpagesize())
-            let start = UInt(bitPattern: UnsafeMutableRawPointer(base)) & ~(page - 1)
-            let end = UInt(bitPattern: UnsafeMutableRawPointer(base) + bytes)
+            let address = UInt(bitPattern: UnsafeMutableRawPointer(base))
+            let start = (address + hugePage - 1) & ~(hugePage - 1)
+            let end = (address + UInt(bytes)) & ~(hugePage - 1)
+            guard end > start else { return }
             // Advice only: refused (an old kernel, huge pages off), the storage works the same.
             _ = madvise(UnsafeMutableRawPointer(bitPattern: start), Int(end - start), MADV_HUGEPAGE)
         #endif
