@@ -223,12 +223,14 @@ struct EncodingTests {
         #expect(merged.map(\.value) == loaded.map(\.value))
     }
 
-    /// Text values of every length (empty, inline in a small string, on the heap, several bytes a
-    /// character) load from a snapshot as they were.
+    /// Text values of every length (empty, every ASCII character alone, inline in a small string, on the
+    /// heap, several bytes a character) load from a snapshot as they were.
     @Test func textValuesOfEveryLengthLoadAsTheyWere() throws {
-        let values = [
-            "", "a", "fifteen bytes!!", "sixteen bytes!!!", "é", "naïve café 🙂", String(repeating: "long ", count: 40),
-        ]
+        let values =
+            [
+                "", "a", "fifteen bytes!!", "sixteen bytes!!!", "é", "naïve café 🙂",
+                String(repeating: "long ", count: 40),
+            ] + (0..<128).map { String(UnicodeScalar(UInt8($0))) }
         let list = ReplicatedList<String>(replicaID: ReplicaID(3))
         list.append(contentsOf: values)
         let loaded = try ReplicatedList<String>(snapshot: list.snapshot(), replicaID: ReplicaID(4))
