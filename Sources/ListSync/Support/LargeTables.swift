@@ -5,8 +5,8 @@
 /// Storage for the large tables a bulk load fills at once (the row table, its row-ID index, the order
 /// index's leaves, the values, the load's own lists): on Linux, advised to be backed by transparent
 /// huge pages (where the system grants them on request, its default), so that filling hundreds of
-/// megabytes takes a page fault per 2 MiB instead of one per 4 KiB. Opening a store of a million rows
-/// spent about a third of its time in page faults before.
+/// megabytes takes a page fault per 2 MiB instead of one per 4 KiB (docs/runs.md: opening a store of
+/// a million rows spent a quarter of its time in page faults before).
 ///
 /// Only new storage of at least ``threshold`` bytes is advised, before anything is written to it. On
 /// Darwin, or where the kernel refuses, the advice is a no-op: the storage is the same ordinary array.
@@ -25,19 +25,11 @@ package enum LargeTables {
 
     /// Reserves room for `capacity` elements in `storage`.
     @usableFromInline
-    static func reserve<Element>(_ storage: inout ContiguousArray<Element>, capacity: Int) {
+    static func reserve<Storage: ReservableStorage>(_ storage: inout Storage, capacity: Int) {
         guard capacity > storage.capacity else { return }
         storage.reserveCapacity(capacity)
-        let bytes = storage.capacity * MemoryLayout<Element>.stride
-        storage.withUnsafeMutableBufferPointer { adviseHugePages($0.baseAddress, bytes: bytes) }
-    }
-
-    /// Reserves room for `capacity` elements in `storage`.
-    static func reserve<Element>(_ storage: inout [Element], capacity: Int) {
-        guard capacity > storage.capacity else { return }
-        storage.reserveCapacity(capacity)
-        let bytes = storage.capacity * MemoryLayout<Element>.stride
-        storage.withUnsafeMutableBufferPointer { adviseHugePages($0.baseAddress, bytes: bytes) }
+        let bytes = storage.capacity * MemoryLayout<Storage.Element>.stride
+        _ = storage.withContiguousMutableStorageIfAvailable { adviseHugePages($0.baseAddress, bytes: bytes) }
     }
 
     /// The size of a huge page on Linux's common configurations (x86-64, and arm64 with 4 KiB pages).
@@ -58,3 +50,13 @@ package enum LargeTables {
         #endif
     }
 }
+
+/// Contiguous storage whose room ``LargeTables`` reserves: `Array` and `ContiguousArray`.
+@usableFromInline
+protocol ReservableStorage: RangeReplaceableCollection, MutableCollection {
+    /// The number of elements the storage holds without growing.
+    var capacity: Int { get }
+}
+
+extension Array: ReservableStorage {}
+extension ContiguousArray: ReservableStorage {}
