@@ -55,6 +55,8 @@ struct OrderIndex {
     private var height = 0
     /// The number of entries.
     @usableFromInline private(set) var count = 0
+    /// The number of leaves in use.
+    var leafCount: Int { leafWidths.count - freeLeaves.count }
     /// Changes with every insertion and removal, so the finger can tell it is stale.
     private var version: UInt64 = 1
     /// The leaf the latest ``fingerSlot(at:)`` descended to, kept current by edits inside it, so that
@@ -381,7 +383,12 @@ struct OrderIndex {
         if level == 0 { return insert(slot, bound: bound, at: index, intoLeaf: node, rows: rows) }
         let base = Int(node) * Self.branchCapacity
         let width = Int(branchWidths[Int(node)])
-        let (position, local) = child(of: node, containing: index)
+        var (position, local) = child(of: node, containing: index)
+        if level == 1 && Int(leafWidths[Int(children[base + position])]) == Self.leafCapacity
+            && shareFullLeaf(at: position, of: node, rows: rows)
+        {
+            (position, local) = child(of: node, containing: index)
+        }
         if local == 0 && position > 0 { bounds[base + position] = bound }
         childCounts[base + position] += 1
         let child = children[base + position]
@@ -437,6 +444,51 @@ struct OrderIndex {
         put(slot, head: bound.key.head, inLeaf: target, at: local)
         return split
     }
+
+    /// Moves entries of the full leaf child `position` of `parent` into a neighbour with room for at least
+    /// ``leafShare`` of them, half that room, the left neighbour first: an insert into a full leaf then
+    /// needs no split while a neighbour has room, so leaves stay fuller than the half a split leaves
+    /// (typing in the middle of a text moves the rest of the text along with the cursor, splitting leaf
+    /// after leaf). The bound of the leaf whose first entry changed becomes that entry's bound. Returns
+    /// whether it moved entries.
+    private mutating func shareFullLeaf(at position: Int, of parent: Int32, rows: borrowing RowTable) -> Bool {
+        let base = Int(parent) * Self.branchCapacity
+        let full = children[base + position]
+        let fullBase = Int(full) * Self.leafCapacity
+        if position > 0 {
+            let left = children[base + position - 1]
+            let leftWidth = Int(leafWidths[Int(left)])
+            if Self.leafCapacity - leftWidth >= Self.leafShare {
+                let moved = (Self.leafCapacity - leftWidth) / 2
+                moveEntries(from: fullBase, to: Int(left) * Self.leafCapacity + leftWidth, count: moved)
+                moveEntries(from: fullBase + moved, to: fullBase, count: Self.leafCapacity - moved)
+                leafWidths[Int(left)] += Int32(moved)
+                leafWidths[Int(full)] -= Int32(moved)
+                childCounts[base + position - 1] += moved
+                childCounts[base + position] -= moved
+                bounds[base + position] = rows.bound(of: leafSlots[fullBase])
+                return true
+            }
+        }
+        guard position + 1 < Int(branchWidths[Int(parent)]) else { return false }
+        let right = children[base + position + 1]
+        let rightWidth = Int(leafWidths[Int(right)])
+        guard Self.leafCapacity - rightWidth >= Self.leafShare else { return false }
+        let moved = (Self.leafCapacity - rightWidth) / 2
+        let rightBase = Int(right) * Self.leafCapacity
+        moveEntries(from: rightBase, to: rightBase + moved, count: rightWidth)
+        moveEntries(from: fullBase + Self.leafCapacity - moved, to: rightBase, count: moved)
+        leafWidths[Int(right)] += Int32(moved)
+        leafWidths[Int(full)] -= Int32(moved)
+        childCounts[base + position + 1] += moved
+        childCounts[base + position] -= moved
+        bounds[base + position + 1] = rows.bound(of: leafSlots[rightBase])
+        return true
+    }
+
+    /// The least room, in entries, a neighbour of a full leaf must have to take some of its entries
+    /// (``shareFullLeaf(at:of:rows:)``): below it, the full leaf splits.
+    static let leafShare = 8
 
     /// Puts `slot`, whose key head is `head`, at `local` in `leaf`, which has room, shifting the entries
     /// from there on.
