@@ -34,6 +34,7 @@ enum ListBenchmark {
             list = fresh
             return elapsed
         }
+        let liveDelta = try liveMemoryGrowth(workload, base: base)
         var result = JSONObject()
         result["bench"] = name
         result.set("ops", workload.rowOperationCount)
@@ -44,6 +45,7 @@ enum ListBenchmark {
         try measureSnapshotAndMerge(list, repeats: repeats, into: &result)
         result.set("rss_delta_bytes", residentDelta)
         result.set("rss_delta_bytes_per_row", list.isEmpty ? 0 : residentDelta / list.count)
+        result.set("live_bytes_per_row", list.isEmpty ? 0 : liveDelta / list.count)
         let keys = KeyStatistics(list)
         result.set("key_bytes_avg", keys.average)
         result.set("key_bytes_max", keys.maximum)
@@ -55,6 +57,19 @@ enum ListBenchmark {
     @inline(never)
     static func applyAll<Value>(_ operations: [RowOperation<Value>], to list: ReplicatedList<Value>) {
         for operation in operations { operation.apply(to: list) }
+    }
+
+    /// The resident memory a fresh replica grows by as it takes `workload`, once the allocator has
+    /// returned its free pages (on Linux; elsewhere the plain growth): the list's own data, without the
+    /// buffers it freed while growing. Measured on an extra untimed run, so that the timed runs do not
+    /// fault in the returned pages again.
+    static func liveMemoryGrowth<Value>(_ workload: Workload<Value>, base: [UInt8]?) throws -> Int {
+        Measurement.releaseFreedMemory()
+        let before = Measurement.residentBytes()
+        let fresh: ReplicatedList<Value> = try replica(loading: base, id: 1)
+        applyAll(workload.operations, to: fresh)
+        Measurement.releaseFreedMemory()
+        return withExtendedLifetime(fresh) { Measurement.residentBytes() - before }
     }
 
     /// Snapshot size and load time, and the size and merge time of the full change set.
