@@ -155,6 +155,62 @@ struct RowTableTests {
         }
     }
 
+    /// `slots(in:)` against a plain filter of the table's rows, for tables whose rows were added in
+    /// stretches of consecutive counters in any order (as a snapshot in key order holds them) and runs
+    /// that claim fewer or more rows than the table has, so that both ways of finding them are checked
+    /// wherever the rows lie. Seeded as the test above.
+    @Test func theLiveRowsRunsNameAreFoundInEveryRowOrder() {
+        for seed in Self.seeds {
+            announceSeed(
+                seed, of: "RowTableTests",
+                replay: "LISTSYNC_ROWTABLE_SEED=\(seed) swift test --filter theLiveRowsRunsNameAreFoundInEveryRowOrder")
+            var rng = SplitMix64(seed: seed)
+            var table = RowTable()
+            var ids: [RowID] = []
+            var taken: Set<RowID> = []
+            for _ in 0..<Int.random(in: 1...40, using: &rng) {
+                let replica = ReplicaID(UInt64.random(in: 1...3, using: &rng))
+                let first = UInt64.random(in: 1...400, using: &rng)
+                let counters = first..<(first + UInt64.random(in: 1...30, using: &rng))
+                let stretch = counters.map { RowID(replica: replica, counter: $0) }.filter { !taken.contains($0) }
+                for id in Bool.random(using: &rng) ? stretch : stretch.reversed() {
+                    let stamp = Stamp(lamport: id.counter, dot: id)
+                    ids.append(id)
+                    taken.insert(id)
+                    _ = table.add(id: id, key: PositionKey([0x80]), positionStamp: stamp, valueStamp: stamp)
+                }
+            }
+            switch Int.random(in: 0..<4, using: &rng) {
+            case 0:  // a row far from the others: too spread out for a bitmap
+                ids.append(RowID(replica: ReplicaID(2), counter: 1 << 40))
+            case 1:  // rows of many replicas
+                ids += (UInt64(10)..<80).map { RowID(replica: ReplicaID($0), counter: 7) }
+            default: break
+            }
+            for id in ids[table.count...] {
+                _ = table.add(id: id, key: PositionKey([0x80]), positionStamp: Stamp(lamport: 1, dot: id), valueStamp: Stamp(lamport: 1, dot: id))
+            }
+            var runs: [DeletionRun] = []
+            for replica in UInt64(1)...3 {
+                var next = UInt64.random(in: 1...20, using: &rng)
+                while next < 500 {
+                    let length = UInt64.random(in: 1...(Bool.random(using: &rng) ? 3 : 60), using: &rng)
+                    runs.append(Self.run(replica, next..<(next + length)))
+                    next += length + UInt64.random(in: 1...40, using: &rng)
+                }
+            }
+            runs.append(Self.run(70, 5..<8))
+            if Bool.random(using: &rng) { runs.append(Self.run(90, 1..<1_000_000)) }  // more rows than the table
+            // Free slots, whose stale records a search must not find, in half the tables.
+            let freed = Bool.random(using: &rng) ? Set(stride(from: Int32(0), to: Int32(ids.count), by: 5)) : []
+            for slot in freed { table.remove(slot) }
+            let expected = ids.indices.filter { offset in
+                !freed.contains(Int32(offset)) && runs.contains { $0.contains(ids[offset]) }
+            }.map { Int32($0) }
+            #expect(table.slots(in: runs).sorted() == expected, "seed \(seed)")
+        }
+    }
+
     /// A table of rows 1...3,000 of replica 1.
     static func table() -> RowTable {
         var table = RowTable()

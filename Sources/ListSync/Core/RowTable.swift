@@ -309,6 +309,8 @@ struct RowTable {
                     if let slot = slot(of: RowID(replica: run.replica, counter: counter)) { slots.append(slot) }
                 }
             }
+        } else if let found = slotsByBitmap(in: runs) {
+            slots = found
         } else {
             // The runs' first rows packed side by side, searched for each row: a run is 56 bytes, and
             // reading one in eight of them at each step of many searches went to memory.
@@ -321,6 +323,68 @@ struct RowTable {
                         slots.append(slot)
                     }
                 }
+            }
+        }
+        return slots
+    }
+
+    /// The slots of the rows of the table that lie in `runs` (ordered, disjoint), found through a bitmap
+    /// of the table's counters per replica: one pass over the rows sets their bits, then each run reads
+    /// the bits of its counters, a word at a time, and looks up only the rows it finds. Nil, for a search
+    /// instead, when the table's counters are too spread out for a bitmap of about a word per row, or its
+    /// rows are of too many replicas.
+    /// - Complexity: O(n + r + w) for n rows, r runs and a bitmap of w ≤ n + 1,024 words.
+    private func slotsByBitmap(in runs: some RandomAccessCollection<DeletionRun>) -> [Int32]? {
+        // Every record is a row's when no slot is free and no placeholder pending (as after a bulk load):
+        // read in order then, not through the index's buckets.
+        var ids: [RowID] = []
+        if freeSlots.isEmpty && placeholders.isEmpty {
+            ids = records.map(\.id)
+        } else {
+            ids.reserveCapacity(count)
+            forEachSlot { ids.append(records[Int($0)].id) }
+        }
+        var spans: [BitmapSpan] = []
+        var latest = 0
+        for id in ids {
+            if let found = BitmapSpan.position(of: id.replica, in: spans, latest: &latest) {
+                spans[found].low = min(spans[found].low, id.counter)
+                spans[found].high = max(spans[found].high, id.counter)
+            } else {
+                guard spans.count < BitmapSpan.maximumCount else { return nil }
+                spans.append(BitmapSpan(replica: id.replica, low: id.counter, high: id.counter, start: 0))
+            }
+        }
+        var words = 0
+        for position in spans.indices {
+            spans[position].start = words
+            words += Int((spans[position].high - spans[position].low) / 64) + 1  // at most 2^58 + 1 each
+            guard words <= count + 1_024 else { return nil }
+        }
+        var bits = [UInt64](repeating: 0, count: words)
+        for id in ids {
+            let span = spans[BitmapSpan.position(of: id.replica, in: spans, latest: &latest)!]
+            let offset = id.counter - span.low
+            bits[span.start + Int(offset / 64)] |= 1 << (offset % 64)
+        }
+        var slots: [Int32] = []
+        for run in runs {
+            guard run.length > 0, let position = BitmapSpan.position(of: run.replica, in: spans, latest: &latest)
+            else { continue }
+            let span = spans[position]
+            guard run.end - 1 >= span.low && run.first <= span.high else { continue }
+            let (first, last) = (max(run.first, span.low) - span.low, min(run.end - 1, span.high) - span.low)
+            var offset = first
+            while offset <= last {
+                // The bits of this word from `offset` on, up to `last`.
+                var word = bits[span.start + Int(offset / 64)] >> (offset % 64)
+                if last - offset < 63 { word &= (1 << (last - offset + 1)) - 1 }
+                while word != 0 {
+                    let counter = span.low + offset + UInt64(word.trailingZeroBitCount)
+                    slots.append(slot(of: RowID(replica: run.replica, counter: counter))!)
+                    word &= word - 1
+                }
+                offset += 64 - offset % 64
             }
         }
         return slots
@@ -378,5 +442,27 @@ struct RowTable {
     /// Calls `body` with every slot in use.
     func forEachSlot(_ body: (Int32) throws -> Void) rethrows {
         try index.forEachSlot(body)
+    }
+}
+
+/// The counters of one replica's rows in ``RowTable``'s bitmap search: the lowest and the highest, and
+/// where the replica's bits start in the bitmap.
+private struct BitmapSpan {
+    var replica: ReplicaID
+    var low: UInt64
+    var high: UInt64
+    var start: Int
+
+    /// The most replicas a bitmap search takes.
+    static let maximumCount = 64
+
+    /// The position of `replica` in `spans`, or nil; the one at `latest` (the latest found) is tried
+    /// first, and `latest` becomes the one found.
+    @inline(__always)
+    static func position(of replica: ReplicaID, in spans: [BitmapSpan], latest: inout Int) -> Int? {
+        if latest < spans.count && spans[latest].replica == replica { return latest }
+        guard let found = spans.firstIndex(where: { $0.replica == replica }) else { return nil }
+        latest = found
+        return found
     }
 }
