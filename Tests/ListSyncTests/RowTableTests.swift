@@ -188,7 +188,8 @@ struct RowTableTests {
             default: break
             }
             for id in ids[table.count...] {
-                _ = table.add(id: id, key: PositionKey([0x80]), positionStamp: Stamp(lamport: 1, dot: id), valueStamp: Stamp(lamport: 1, dot: id))
+                let stamp = Stamp(lamport: 1, dot: id)
+                _ = table.add(id: id, key: PositionKey([0x80]), positionStamp: stamp, valueStamp: stamp)
             }
             var runs: [DeletionRun] = []
             for replica in UInt64(1)...3 {
