@@ -453,37 +453,42 @@ struct OrderIndex {
     /// whether it moved entries.
     private mutating func shareFullLeaf(at position: Int, of parent: Int32, rows: borrowing RowTable) -> Bool {
         let base = Int(parent) * Self.branchCapacity
-        let full = children[base + position]
-        let fullBase = Int(full) * Self.leafCapacity
-        if position > 0 {
-            let left = children[base + position - 1]
-            let leftWidth = Int(leafWidths[Int(left)])
-            if Self.leafCapacity - leftWidth >= Self.leafShare {
-                let moved = (Self.leafCapacity - leftWidth) / 2
-                moveEntries(from: fullBase, to: Int(left) * Self.leafCapacity + leftWidth, count: moved)
-                moveEntries(from: fullBase + moved, to: fullBase, count: Self.leafCapacity - moved)
-                leafWidths[Int(left)] += Int32(moved)
-                leafWidths[Int(full)] -= Int32(moved)
-                childCounts[base + position - 1] += moved
-                childCounts[base + position] -= moved
-                bounds[base + position] = rows.bound(of: leafSlots[fullBase])
+        let width = Int(branchWidths[Int(parent)])
+        // The left neighbour, then the right one.
+        for neighbour in stride(from: position - 1, through: position + 1, by: 2)
+        where neighbour >= 0 && neighbour < width {
+            let room = Self.leafCapacity - Int(leafWidths[Int(children[base + neighbour])])
+            if room >= Self.leafShare {
+                moveLeafEntries(room / 2, from: position, to: neighbour, of: parent, rows: rows)
                 return true
             }
         }
-        guard position + 1 < Int(branchWidths[Int(parent)]) else { return false }
-        let right = children[base + position + 1]
-        let rightWidth = Int(leafWidths[Int(right)])
-        guard Self.leafCapacity - rightWidth >= Self.leafShare else { return false }
-        let moved = (Self.leafCapacity - rightWidth) / 2
-        let rightBase = Int(right) * Self.leafCapacity
-        moveEntries(from: rightBase, to: rightBase + moved, count: rightWidth)
-        moveEntries(from: fullBase + Self.leafCapacity - moved, to: rightBase, count: moved)
-        leafWidths[Int(right)] += Int32(moved)
-        leafWidths[Int(full)] -= Int32(moved)
-        childCounts[base + position + 1] += moved
-        childCounts[base + position] -= moved
-        bounds[base + position + 1] = rows.bound(of: leafSlots[rightBase])
-        return true
+        return false
+    }
+
+    /// Moves `moved` entries of leaf child `source` of `parent` to its neighbour `target` (the one
+    /// before or after it), which has room: the first entries to the end of a left neighbour, the last
+    /// to the start of a right one. The right leaf of the two gets its new first entry's bound.
+    private mutating func moveLeafEntries(
+        _ moved: Int, from source: Int, to target: Int, of parent: Int32, rows: borrowing RowTable
+    ) {
+        let base = Int(parent) * Self.branchCapacity
+        let (sourceLeaf, targetLeaf) = (Int(children[base + source]), Int(children[base + target]))
+        let (sourceBase, targetBase) = (sourceLeaf * Self.leafCapacity, targetLeaf * Self.leafCapacity)
+        let (sourceWidth, targetWidth) = (Int(leafWidths[sourceLeaf]), Int(leafWidths[targetLeaf]))
+        if target < source {
+            moveEntries(from: sourceBase, to: targetBase + targetWidth, count: moved)
+            moveEntries(from: sourceBase + moved, to: sourceBase, count: sourceWidth - moved)
+        } else {
+            moveEntries(from: targetBase, to: targetBase + moved, count: targetWidth)
+            moveEntries(from: sourceBase + sourceWidth - moved, to: targetBase, count: moved)
+        }
+        leafWidths[sourceLeaf] -= Int32(moved)
+        leafWidths[targetLeaf] += Int32(moved)
+        childCounts[base + source] -= moved
+        childCounts[base + target] += moved
+        let right = max(source, target)
+        bounds[base + right] = rows.bound(of: leafSlots[Int(children[base + right]) * Self.leafCapacity])
     }
 
     /// The least room, in entries, a neighbour of a full leaf must have to take some of its entries
