@@ -76,6 +76,17 @@ struct TCPReconnectTests {
         #expect(recorder.contains("listening again on \(endpoint)"))
     }
 
+    /// A port these tests reserve stays theirs while a test has freed it: another test process that
+    /// reserves ports (`swift test` beside `.ci/long-tests`) cannot lock it, so it does not take it.
+    @Test func aReservedPortIsHeldAgainstOtherTestProcesses() throws {
+        let port = try reservedLoopbackEndpoint().port
+        // A lock taken through a second open file behaves as another process's lock would.
+        let descriptor = open(portLockPath(port), O_RDWR)
+        try #require(descriptor >= 0)
+        defer { close(descriptor) }
+        #expect(flock(descriptor, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK)
+    }
+
     /// A dial waiting out a long backoff (its peer was down) connects at once on
     /// ``SyncPeer/reconnectNow()``, once the peer is back.
     @Test func reconnectNowRedialsAPeerWhoseBackoffIsLong() throws {

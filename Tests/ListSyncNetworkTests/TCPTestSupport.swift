@@ -50,22 +50,43 @@ func makePeer(_ id: UInt64, _ recorder: LogRecorder? = nil, settings: SyncSettin
 /// The next port handed to ``reservedLoopbackEndpoint()``.
 private let nextReservedPort = Mutex<UInt16>(UInt16(20_000 + getpid() % 8_000))
 
-/// A loopback endpoint whose port no socket uses now and that no other test in this process gets, for a
-/// test that frees a port and listens on it again (a listener that goes down and comes back, a dialer
-/// that waits for its peer). The port lies below the system's ephemeral range (32768-60999 on Linux,
-/// 49152-65535 on Apple platforms), which `bind` to port 0 and `connect` draw from; with a port from that
-/// range, another test listening on port 0 or dialing out could take it while it is free.
+/// A loopback endpoint whose port no socket uses now and that no other test gets, in this process or in
+/// another test process running beside it, for a test that frees a port and listens on it again (a
+/// listener that goes down and comes back, a dialer that waits for its peer). The port lies below the
+/// system's ephemeral range (32768-60999 on Linux, 49152-65535 on Apple platforms), which `bind` to port 0
+/// and `connect` draw from; with a port from that range, another test listening on port 0 or dialing out
+/// could take it while it is free.
 func reservedLoopbackEndpoint() throws -> Endpoint {
     while true {
         let port = nextReservedPort.withLock { port in
             defer { port = port < 31_999 ? port + 1 : 20_000 }
             return port
         }
+        guard lockPortForThisProcess(port) else { continue }
         let address = try Endpoint.loopbackIPv4(port: port).addresses()[0]
         let socket = try Socket(family: address.family)
         defer { socket.close() }
         if (try? socket.bindAndListen(on: address)) != nil { return .loopbackIPv4(port: port) }
     }
+}
+
+/// The file whose lock holds `port` for one test process.
+func portLockPath(_ port: UInt16) -> String {
+    FileManager.default.temporaryDirectory.appendingPathComponent("listsync-tests-port-\(port).lock").path
+}
+
+/// Whether this process now holds `port` for good: an exclusive lock on a file named after it in the
+/// temporary directory, kept until the process exits (the system releases it then, even after a crash).
+/// Another test process that reserves ports the same way skips a port this one holds, instead of taking
+/// it while a test here has freed it for a moment.
+private func lockPortForThisProcess(_ port: UInt16) -> Bool {
+    let descriptor = open(portLockPath(port), O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+    guard descriptor >= 0 else { return false }
+    guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+        close(descriptor)
+        return false
+    }
+    return true  // The descriptor stays open, and the lock held, for the rest of the process.
 }
 
 /// A peer's rows.
