@@ -2,6 +2,10 @@ import Testing
 
 @testable import ListSync
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// Tables reserved for a bulk load (advised to use huge pages on Linux above a threshold) hold and grow
 /// like ordinary arrays, and a list loaded into such tables behaves like the list it was saved from.
 struct LargeTablesTests {
@@ -21,6 +25,66 @@ struct LargeTablesTests {
         LargeTables.reserve(&list, capacity: count + 10)
         #expect(list == Array(0..<count) && list.capacity >= count + 10)
     }
+
+    /// A table that edits fill row by row grows past the release threshold with every element kept:
+    /// values with storage of their own (strings too long to be inline) are copied into the new buffer
+    /// and destroyed once in the old one, and a copy that shared the old buffer keeps it as it was.
+    @Test func tablesGrowingPastTheReleaseThresholdKeepTheirElements() {
+        let count = LargeTables.releaseThreshold == .max ? 300_000 : LargeTables.releaseThreshold / 16 + 1
+        var table = ContiguousArray<String?>()
+        var shared = table
+        for index in 0..<count {
+            LargeTables.makeRoom(&table, for: 1)
+            table.append(index % 3 == 0 ? nil : "row \(index) with a value longer than fifteen bytes")
+            if index == count / 2 { shared = table }
+        }
+        #expect(table.capacity >= count)
+        #expect(
+            table.indices.allSatisfy { index in
+                table[index] == (index % 3 == 0 ? nil : "row \(index) with a value longer than fifteen bytes")
+            })
+        #expect(shared.count == count / 2 + 1 && shared.last == table[count / 2])
+        LargeTables.makeRoom(&table, for: 2 * table.capacity)
+        #expect(table.count == count && table.capacity >= 3 * count && table[1] == shared[1])
+    }
+
+    #if canImport(Glibc)
+        /// Storage a table outgrows gives its pages back to the system before it is freed, so that it no
+        /// longer counts as resident memory (`mincore` reads which pages are resident); a copy that shares
+        /// the buffer keeps its elements.
+        @Test func outgrownStorageGivesItsPagesBack() {
+            let count = LargeTables.releaseThreshold / 8 * 2
+            var table = ContiguousArray(repeating: UInt64(0x5A5A), count: count)
+            let copy = table
+            LargeTables.releasePages(of: &table)
+            #expect(table.isEmpty && copy.count == count && copy.allSatisfy { $0 == 0x5A5A })
+            #expect(residentPages(of: copy) >= count * 8 / pageSize - 1)  // the shared buffer stays
+            var alone = ContiguousArray(repeating: UInt64(0x5A5A), count: count)
+            #expect(residentPages(of: alone) >= count * 8 / pageSize - 1)
+            LargeTables.releasePages(of: &alone)
+            #expect(alone.isEmpty && alone.capacity >= count)
+            #expect(residentPages(of: alone, bytes: count * 8) <= 1)  // at most the page shared with the header
+        }
+
+        /// The page size.
+        private var pageSize: Int { Int(sysconf(Int32(_SC_PAGESIZE))) }
+
+        /// The number of resident pages wholly inside the first `bytes` of `table`'s buffer (its count's
+        /// bytes by default).
+        private func residentPages(of table: ContiguousArray<UInt64>, bytes: Int? = nil) -> Int {
+            table.withUnsafeBufferPointer { buffer in
+                let page = UInt(pageSize)
+                let address = UInt(bitPattern: buffer.baseAddress)
+                let start = (address + page - 1) & ~(page - 1)
+                let end = (address + UInt(bytes ?? buffer.count * 8)) & ~(page - 1)
+                var resident = [UInt8](repeating: 0, count: Int((end - start) / page))
+                guard mincore(UnsafeMutableRawPointer(bitPattern: start), Int(end - start), &resident) == 0 else {
+                    return -1
+                }
+                return resident.count { $0 & 1 != 0 }
+            }
+        }
+    #endif
 
     /// 80,000 rows (their row table over the threshold), some moved and edited so that the load keeps
     /// stamps' dots apart from some row on, saved and loaded; then both lists take the same edits,

@@ -184,9 +184,10 @@ struct RowIDIndex {
     /// Moves every entry into `size` buckets, addressed by the top `64 - shift` bits of the hash.
     private mutating func rehash(buckets size: Int, shift: UInt64) {
         precondition(shift >= 32, "a row ID index holds at most 2^31 entries")
-        let old = buckets
+        var old = buckets
         buckets = LargeTables.array(repeating: 0, count: size, capacity: size)
         self.shift = shift
         for entry in old where entry != 0 { place(entry) }
+        LargeTables.releasePages(of: &old)
     }
 }

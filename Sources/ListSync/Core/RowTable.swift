@@ -413,8 +413,15 @@ struct RowTable {
         let isNew = freeSlots.isEmpty
         let slot = isNew ? Int32(records.count) : freeSlots.removeLast()
         if isNew {
-            if !positionDots.isEmpty { positionDots.append(Stamp.none.dot) }
-            if !valueDots.isEmpty { valueDots.append(Stamp.none.dot) }
+            LargeTables.makeRoom(&records, for: 1)
+            if !positionDots.isEmpty {
+                LargeTables.makeRoom(&positionDots, for: 1)
+                positionDots.append(Stamp.none.dot)
+            }
+            if !valueDots.isEmpty {
+                LargeTables.makeRoom(&valueDots, for: 1)
+                valueDots.append(Stamp.none.dot)
+            }
         }
         let slotCount = records.count + (isNew ? 1 : 0)
         let row = StoredRow(

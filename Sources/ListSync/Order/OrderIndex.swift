@@ -78,6 +78,8 @@ struct OrderIndex {
             leafWidths[Int(leaf)] = 0
             return leaf
         }
+        LargeTables.makeRoom(&leafSlots, for: Self.leafCapacity)
+        LargeTables.makeRoom(&leafHeads, for: Self.leafCapacity)
         leafSlots.append(contentsOf: repeatElement(0, count: Self.leafCapacity))
         leafHeads.append(contentsOf: repeatElement(0, count: Self.leafCapacity))
         leafWidths.append(0)

@@ -163,7 +163,10 @@ public final class ReplicatedList<Element: Codable & Sendable> {
         undecodable undecodableValues: [Int: UndecodableValue]? = nil, wholes: [Int: ChangeSet.Payload]? = nil
     ) -> ListChange {
         let slotCount = core.rows.slotCount
-        while values.count < slotCount { values.append(nil) }
+        if values.count < slotCount {
+            LargeTables.makeRoom(&values, for: slotCount - values.count)
+            repeat { values.append(nil) } while values.count < slotCount
+        }
         for slot in core.touched.freedSlots { values[Int(slot)] = nil }
         for (offset, slot) in core.touched.valueSlots.enumerated() {
             guard let slot else { continue }

@@ -23,13 +23,77 @@ package enum LargeTables {
         return storage
     }
 
-    /// Reserves room for `capacity` elements in `storage`.
+    /// Reserves room for `capacity` elements in `storage`, for a bulk load about to fill it.
     @usableFromInline
     static func reserve<Storage: ReservableStorage>(_ storage: inout Storage, capacity: Int) {
         guard capacity > storage.capacity else { return }
         storage.reserveCapacity(capacity)
         let bytes = storage.capacity * MemoryLayout<Storage.Element>.stride
         _ = storage.withContiguousMutableStorageIfAvailable { adviseHugePages($0.baseAddress, bytes: bytes) }
+    }
+
+    /// Makes room in `storage` for `additional` more elements, doubling it as appending would: the growth
+    /// of a table that edits fill row by row. Storage of at least ``releaseThreshold`` bytes that it
+    /// outgrows gives its pages back to the system (``releasePages(of:)``). Not advised as huge pages:
+    /// the room reserved ahead would be resident at once, 2 MiB at a time.
+    @inlinable @inline(__always)
+    static func makeRoom<Storage: ReservableStorage>(_ storage: inout Storage, for additional: Int) {
+        let needed = storage.count + additional
+        if needed > storage.capacity { grow(&storage, capacity: max(needed, 2 * storage.capacity)) }
+    }
+
+    /// Grows `storage` to room for `capacity` elements (see ``makeRoom(_:for:)``).
+    @usableFromInline @inline(never)
+    static func grow<Storage: ReservableStorage>(_ storage: inout Storage, capacity: Int) {
+        guard storage.capacity * MemoryLayout<Storage.Element>.stride >= releaseThreshold else {
+            return storage.reserveCapacity(capacity)
+        }
+        var old = Storage()
+        swap(&old, &storage)
+        storage.reserveCapacity(capacity)
+        storage.append(contentsOf: old)
+        releasePages(of: &old)
+    }
+
+    /// The size from which storage a table leaves behind gives its pages back to the system: on Linux.
+    ///
+    /// glibc's `malloc` serves large blocks from memory mapped for them alone, and unmaps them when they
+    /// are freed, until a large block is freed: then it raises that threshold (up to 32 MiB), so that
+    /// later tables grow inside its heap, and the buffers they outgrow stay there, free but resident.
+    /// Growing a table of 100,000 rows left 5 MiB that way (docs/runs.md). Elsewhere (Darwin's `malloc`
+    /// returns large blocks itself) the storage is left to the allocator as it is.
+    static let releaseThreshold: Int = {
+        #if canImport(Glibc)
+            return 4 << 20
+        #else
+            return .max
+        #endif
+    }()
+
+    /// When `storage`'s buffer is at least ``releaseThreshold`` bytes, empties it (destroying its
+    /// elements) and gives the whole pages inside the buffer back to the system (`MADV_DONTNEED`), so
+    /// that the buffer, once freed, no longer counts as resident memory: for storage about to be dropped.
+    ///
+    /// Only this copy's buffer is released: storage shared with another copy gets a buffer of its own
+    /// first (`removeAll(keepingCapacity:)`), and the other copy keeps the shared one intact. The
+    /// allocator's own data (the block's header before the buffer) lies outside the pages released; what
+    /// it writes into the block once it is freed lands in fresh zeroed pages.
+    static func releasePages<Storage: ReservableStorage>(of storage: inout Storage) {
+        guard storage.capacity * MemoryLayout<Storage.Element>.stride >= releaseThreshold else { return }
+        storage.removeAll(keepingCapacity: true)
+        let bytes = storage.capacity * MemoryLayout<Storage.Element>.stride
+        #if canImport(Glibc)
+            _ = storage.withContiguousMutableStorageIfAvailable { buffer in
+                guard let base = buffer.baseAddress else { return }
+                let page = UInt(sysconf(Int32(_SC_PAGESIZE)))
+                let address = UInt(bitPattern: UnsafeMutableRawPointer(base))
+                let start = (address + page - 1) & ~(page - 1)
+                let end = (address + UInt(bytes)) & ~(page - 1)
+                guard end > start else { return }
+                // Advice the kernel always takes for private memory; refused, the pages just stay.
+                _ = madvise(UnsafeMutableRawPointer(bitPattern: start), Int(end - start), MADV_DONTNEED)
+            }
+        #endif
     }
 
     /// The size of a huge page on Linux's common configurations (x86-64, and arm64 with 4 KiB pages).
