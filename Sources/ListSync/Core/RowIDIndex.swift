@@ -7,19 +7,25 @@ internal import CListSyncPrefetch
 /// ID's hash. The bucket an entry belongs in follows from those bits alone, so growing and deleting
 /// never read the table; a lookup reads the ID back from the table only when the hash bits match.
 /// Deletion shifts later entries back, so lookups never meet tombstones.
+///
+/// The number of buckets is any number, not a power of two: an index grows by half, and an index
+/// reserved for a bulk load gets just the buckets its entries need at a load of 3/4 (a power of two
+/// left it between 3/8 and 3/4 full: 8 to 16 bytes an entry more).
 struct RowIDIndex {
     /// Per bucket: the hash's top 32 bits, then the slot plus one (0: an empty bucket).
     private var buckets: ContiguousArray<UInt64>
     /// The number of entries.
     private(set) var count = 0
-    /// The bucket of a hash is its top `64 - shift` bits (at most 32 of them).
-    private var shift: UInt64
+    /// The number of buckets, 8 bytes each.
+    var bucketCount: Int { buckets.count }
 
     /// An empty index.
     init() {
-        buckets = ContiguousArray(repeating: 0, count: 16)
-        shift = 60
+        buckets = ContiguousArray(repeating: 0, count: Self.minimumSize)
     }
+
+    /// The fewest buckets an index has.
+    private static let minimumSize = 16
 
     /// The top 32 bits of `id`'s hash: what a bucket keeps of it.
     @inline(__always)
@@ -28,10 +34,17 @@ struct RowIDIndex {
         return (hash &* 0xFF51_AFD7_ED55_8CCD) >> 32
     }
 
-    /// The bucket an entry with hash bits `bits` belongs in, in a table addressed with `shift`.
+    /// The bucket an entry with hash bits `bits` (32 of them) belongs in, among `size` buckets: the bits
+    /// scaled to the size, so that entries lie in the order of their bits whatever the size.
     @inline(__always)
-    private static func home(ofHashBits bits: UInt64, shift: UInt64) -> Int {
-        Int(truncatingIfNeeded: bits >> (shift - 32))
+    private static func home(ofHashBits bits: UInt64, size: Int) -> Int {
+        Int(truncatingIfNeeded: (bits &* UInt64(truncatingIfNeeded: size)) >> 32)
+    }
+
+    /// The bucket after `index` among `size` buckets, wrapping around.
+    @inline(__always)
+    private static func bucket(after index: Int, size: Int) -> Int {
+        index &+ 1 == size ? 0 : index &+ 1
     }
 
     /// The slot of `id`, reading the ID in a candidate slot with `idOfSlot`.
@@ -46,9 +59,8 @@ struct RowIDIndex {
     private func probe(for id: RowID, hashBits bits: UInt64, id idOfSlot: (Int32) -> RowID) -> (
         bucket: Int, slot: Int32?
     ) {
-        let mask = buckets.count - 1
-        return buckets.withUnsafeBufferPointer { buckets in
-            var index = Self.home(ofHashBits: bits, shift: shift)
+        buckets.withUnsafeBufferPointer { buckets in
+            var index = Self.home(ofHashBits: bits, size: buckets.count)
             while true {
                 let bucket = buckets[index]
                 if bucket == 0 { return (index, nil) }
@@ -56,7 +68,7 @@ struct RowIDIndex {
                     let slot = Int32(truncatingIfNeeded: (bucket & 0xFFFF_FFFF) - 1)
                     if idOfSlot(slot) == id { return (index, slot) }
                 }
-                index = (index + 1) & mask
+                index = Self.bucket(after: index, size: buckets.count)
             }
         }
     }
@@ -117,23 +129,23 @@ struct RowIDIndex {
     func prefetchHome(of id: RowID) {
         buckets.withUnsafeBufferPointer { buckets in
             listsync_prefetch(
-                buckets.baseAddress.unsafelyUnwrapped + Self.home(ofHashBits: Self.hashBits(of: id), shift: shift))
+                buckets.baseAddress.unsafelyUnwrapped
+                    + Self.home(ofHashBits: Self.hashBits(of: id), size: buckets.count))
         }
     }
 
-    /// Doubles the buckets when one more entry would pass the load factor of 3/4.
+    /// Grows the buckets by half when one more entry would pass the load factor of 3/4.
     @inline(__always)
     private mutating func growIfFull() {
-        if (count + 1) * 4 > buckets.count * 3 { rehash(buckets: buckets.count * 2, shift: shift - 1) }
+        if (count + 1) * 4 > buckets.count * 3 { rehash(buckets: buckets.count + buckets.count / 2) }
     }
 
     /// Puts `entry` in the first empty bucket of its probe sequence.
     @inline(__always)
     private mutating func place(_ entry: UInt64) {
-        let mask = buckets.count - 1
-        var index = Self.home(ofHashBits: entry >> 32, shift: shift)
         buckets.withUnsafeMutableBufferPointer { buckets in
-            while buckets[index] != 0 { index = (index + 1) & mask }
+            var index = Self.home(ofHashBits: entry >> 32, size: buckets.count)
+            while buckets[index] != 0 { index = Self.bucket(after: index, size: buckets.count) }
             buckets[index] = entry
         }
     }
@@ -141,39 +153,35 @@ struct RowIDIndex {
     /// Removes the entry of `slot`, which holds `id`.
     mutating func remove(_ slot: Int32, for id: RowID) {
         let entry = Self.hashBits(of: id) << 32 | (UInt64(slot) + 1)
-        let mask = buckets.count - 1
-        let shift = shift
         buckets.withUnsafeMutableBufferPointer { buckets in
-            var hole = Self.home(ofHashBits: entry >> 32, shift: shift)
+            let size = buckets.count
+            /// How many buckets on from `start` `end` lies, wrapping around.
+            func distance(_ start: Int, _ end: Int) -> Int { end >= start ? end - start : end - start + size }
+            var hole = Self.home(ofHashBits: entry >> 32, size: size)
             while buckets[hole] != entry {
                 precondition(buckets[hole] != 0, "removing a slot the index does not hold")
-                hole = (hole + 1) & mask
+                hole = Self.bucket(after: hole, size: size)
             }
             // Backward-shift deletion: move later entries of the probe chain into the hole.
-            var next = (hole + 1) & mask
+            var next = Self.bucket(after: hole, size: size)
             while buckets[next] != 0 {
-                let home = Self.home(ofHashBits: buckets[next] >> 32, shift: shift)
+                let home = Self.home(ofHashBits: buckets[next] >> 32, size: size)
                 // Move the entry if its home is not in the cyclic range (hole, next].
-                if (next - home) & mask >= (next - hole) & mask {
+                if distance(home, next) >= distance(hole, next) {
                     buckets[hole] = buckets[next]
                     hole = next
                 }
-                next = (next + 1) & mask
+                next = Self.bucket(after: next, size: size)
             }
             buckets[hole] = 0
         }
         count -= 1
     }
 
-    /// Makes room for `capacity` entries without growing again.
+    /// Makes room for `capacity` entries without growing again: the fewest buckets that hold them at a
+    /// load of 3/4.
     mutating func reserveCapacity(_ capacity: Int) {
-        var size = buckets.count
-        var shift = self.shift
-        while capacity * 4 > size * 3 {
-            size *= 2
-            shift -= 1
-        }
-        if size > buckets.count { rehash(buckets: size, shift: shift) }
+        if capacity * 4 > buckets.count * 3 { rehash(buckets: (capacity * 4 + 2) / 3) }
     }
 
     /// Calls `body` with every slot, in no particular order.
@@ -181,12 +189,11 @@ struct RowIDIndex {
         for bucket in buckets where bucket != 0 { try body(Int32(truncatingIfNeeded: (bucket & 0xFFFF_FFFF) - 1)) }
     }
 
-    /// Moves every entry into `size` buckets, addressed by the top `64 - shift` bits of the hash.
-    private mutating func rehash(buckets size: Int, shift: UInt64) {
-        precondition(shift >= 32, "a row ID index holds at most 2^31 entries")
+    /// Moves every entry into `size` buckets.
+    private mutating func rehash(buckets size: Int) {
+        precondition(size <= 1 << 32, "a row ID index holds at most 2^31 entries")
         var old = buckets
         buckets = LargeTables.array(repeating: 0, count: size, capacity: size)
-        self.shift = shift
         for entry in old where entry != 0 { place(entry) }
         LargeTables.releasePages(of: &old)
     }
