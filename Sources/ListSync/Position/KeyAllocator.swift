@@ -186,7 +186,7 @@ struct KeyAllocator: Sendable {
             if aTag == 0 && bTag == 0 {
                 let low = a.integer(in: lower)!
                 let room = b.integer(in: upper)! - low - 1
-                if room >= Int64(count) + Int64(count) / 128 + 2 {
+                if room >= Int64(count) + Int64(count) / 128 {
                     integer = low + 1 + (room - Int64(count)) / 2
                 }
             } else if aTag == 0 {
