@@ -361,12 +361,13 @@ struct OrderIndex {
         height += 1
     }
 
-    /// Inserts `slot`, whose key is `key`, at `index` like ``insert(_:bound:at:rows:)``, without descending
+    /// Inserts `slot`, whose key (stored in `rows`) has the head `head`, at `index` like
+    /// ``insert(_:bound:at:rows:)``, without descending
     /// when the finger's leaf holds the place: after its first entry (so no bound changes), before its end
     /// unless that is the end of the index, and with room (so nothing splits). Otherwise it descends, and
     /// moves the finger to the new entry's leaf, so that the next rows of a block go in without one.
     /// - Complexity: O(height) then, else O(log n)
-    mutating func insert(_ slot: Int32, key: borrowing PositionKey, at index: Int, rows: borrowing RowTable) {
+    mutating func insert(_ slot: Int32, head: UInt64, at index: Int, rows: borrowing RowTable) {
         guard finger.version == version, index > finger.start, index < finger.end || index == count,
             index <= finger.end, finger.end - finger.start < Self.leafCapacity
         else {
@@ -374,7 +375,7 @@ struct OrderIndex {
             _ = fingerPosition(at: index)
             return
         }
-        put(slot, head: key.head, inLeaf: finger.leaf, at: index - finger.start)
+        put(slot, head: head, inLeaf: finger.leaf, at: index - finger.start)
         fingerLeafChanged(by: 1)
     }
 
