@@ -83,15 +83,9 @@ package enum LargeTables {
         storage.removeAll(keepingCapacity: true)
         let bytes = storage.capacity * MemoryLayout<Storage.Element>.stride
         #if canImport(Glibc)
+            // Advice the kernel always takes for private memory; refused, the pages just stay.
             _ = storage.withContiguousMutableStorageIfAvailable { buffer in
-                guard let base = buffer.baseAddress else { return }
-                let page = UInt(sysconf(Int32(_SC_PAGESIZE)))
-                let address = UInt(bitPattern: UnsafeMutableRawPointer(base))
-                let start = (address + page - 1) & ~(page - 1)
-                let end = (address + UInt(bytes)) & ~(page - 1)
-                guard end > start else { return }
-                // Advice the kernel always takes for private memory; refused, the pages just stay.
-                _ = madvise(UnsafeMutableRawPointer(bitPattern: start), Int(end - start), MADV_DONTNEED)
+                advise(buffer.baseAddress, bytes: bytes, pagesOf: UInt(sysconf(Int32(_SC_PAGESIZE))), MADV_DONTNEED)
             }
         #endif
     }
@@ -104,15 +98,26 @@ package enum LargeTables {
     /// them are advised, so no other allocation's memory is.
     package static func adviseHugePages<Element>(_ base: UnsafeMutablePointer<Element>?, bytes: Int) {
         #if canImport(Glibc)
-            guard bytes >= threshold, let base else { return }
-            let address = UInt(bitPattern: UnsafeMutableRawPointer(base))
-            let start = (address + hugePage - 1) & ~(hugePage - 1)
-            let end = (address + UInt(bytes)) & ~(hugePage - 1)
-            guard end > start else { return }
+            guard bytes >= threshold else { return }
             // Advice only: refused (an old kernel, huge pages off), the storage works the same.
-            _ = madvise(UnsafeMutableRawPointer(bitPattern: start), Int(end - start), MADV_HUGEPAGE)
+            advise(base, bytes: bytes, pagesOf: hugePage, MADV_HUGEPAGE)
         #endif
     }
+
+    #if canImport(Glibc)
+        /// Gives `advice` for the whole pages of `page` bytes (a power of two) inside the `bytes` at `base`,
+        /// so that no other allocation's memory is touched.
+        private static func advise<Element>(
+            _ base: UnsafeMutablePointer<Element>?, bytes: Int, pagesOf page: UInt, _ advice: Int32
+        ) {
+            guard let base else { return }
+            let address = UInt(bitPattern: UnsafeMutableRawPointer(base))
+            let start = (address + page - 1) & ~(page - 1)
+            let end = (address + UInt(bytes)) & ~(page - 1)
+            guard end > start else { return }
+            _ = madvise(UnsafeMutableRawPointer(bitPattern: start), Int(end - start), advice)
+        }
+    #endif
 }
 
 /// Contiguous storage whose room ``LargeTables`` reserves: `Array` and `ContiguousArray`.
