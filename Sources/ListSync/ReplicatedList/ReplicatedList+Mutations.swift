@@ -37,10 +37,7 @@ extension ReplicatedList {
     @inlinable @discardableResult
     public func move(fromOffsets source: IndexSet, toOffset destination: Int) -> ListChange {
         let offsets = Self.offsets(source)
-        let step = recordsUndo ? undoStep(moving: offsets) : nil
-        let change = recorded(core.moveRows(at: offsets, to: destination))
-        if let step { noteUndoStep(step, after: change) }
-        return change
+        return recordingUndo(undoStep(moving: offsets)) { recorded(core.moveRows(at: offsets, to: destination)) }
     }
 
     /// Moves the row at `source` so that it ends up at `destination` in the new rows, as a table view
@@ -49,10 +46,9 @@ extension ReplicatedList {
     /// - Complexity: O(log n)
     @inlinable @discardableResult
     public func move(from source: Int, to destination: Int) -> ListChange {
-        let step = recordsUndo ? undoStep(moving: CompactArray(single: source)) : nil
-        let change = recorded(core.moveRow(from: source, to: destination))
-        if let step { noteUndoStep(step, after: change) }
-        return change
+        recordingUndo(undoStep(moving: CompactArray(single: source))) {
+            recorded(core.moveRow(from: source, to: destination))
+        }
     }
 
     /// Deletes the row at `index`.
@@ -71,10 +67,7 @@ extension ReplicatedList {
     /// Deletes the rows at `offsets` (ascending, unique).
     @inlinable
     func remove(offsets: CompactArray<Int>) -> ListChange {
-        let step = recordsUndo ? undoStep(removing: offsets) : nil
-        let change = store(core.removeRows(at: offsets)) { _ in nil }
-        if let step { noteUndoStep(step, after: change) }
-        return change
+        recordingUndo(undoStep(removing: offsets)) { store(core.removeRows(at: offsets)) { _ in nil } }
     }
 
     /// Replaces the value of the row at `index`.
@@ -87,15 +80,10 @@ extension ReplicatedList {
     /// - Complexity: O(log n), plus O(b) for a struct's b bytes
     @inlinable @discardableResult
     public func updateValue(_ value: Element, at index: Int) -> ListChange {
-        let step = recordsUndo ? undoStep(editing: index) : nil
-        let change: ListChange
-        if Self.hasFields, let fields = updateFields(value, at: index) {
-            change = fields
-        } else {
-            change = store(core.updateRow(at: index)) { _ in value }
+        recordingUndo(undoStep(editing: index)) {
+            if Self.hasFields, let fields = updateFields(value, at: index) { return fields }
+            return store(core.updateRow(at: index)) { _ in value }
         }
-        if let step { noteUndoStep(step, after: change) }
-        return change
     }
 
     /// Edits the value of the row at `index` in place, as in `list.modifyValue(at: 2) { $0.done = true }`.
