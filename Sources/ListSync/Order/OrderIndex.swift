@@ -184,8 +184,11 @@ struct OrderIndex {
     // MARK: Access
 
     /// The slot at `index`.
+    ///
+    /// Inlined with ``leaf(containing:)``: called out of line from a mutating method of the list's core,
+    /// it made the caller copy the whole index (144 bytes) to pass it.
     /// - Complexity: O(log n)
-    @usableFromInline
+    @usableFromInline @inline(__always)
     func slot(at index: Int) -> Int32 {
         let (leaf, start, _) = leaf(containing: index)
         return leafSlots[Int(leaf) * Self.leafCapacity + index - start]
@@ -193,7 +196,7 @@ struct OrderIndex {
 
     /// The leaf holding the entry at `index`, and the indexes of its first entry and past its last.
     /// - Complexity: O(log n)
-    @usableFromInline
+    @usableFromInline @inline(__always)
     func leaf(containing index: Int) -> (leaf: Int32, start: Int, end: Int) {
         precondition(index >= 0 && index < count, "index \(index) out of range 0..<\(count)")
         var node = root
