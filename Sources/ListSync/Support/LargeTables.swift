@@ -81,8 +81,8 @@ package enum LargeTables {
     static func releasePages<Storage: ReservableStorage>(of storage: inout Storage) {
         guard storage.capacity * MemoryLayout<Storage.Element>.stride >= releaseThreshold else { return }
         storage.removeAll(keepingCapacity: true)
-        let bytes = storage.capacity * MemoryLayout<Storage.Element>.stride
         #if canImport(Glibc)
+            let bytes = storage.capacity * MemoryLayout<Storage.Element>.stride
             // Advice the kernel always takes for private memory; refused, the pages just stay.
             _ = storage.withContiguousMutableStorageIfAvailable { buffer in
                 advise(buffer.baseAddress, bytes: bytes, pagesOf: UInt(sysconf(Int32(_SC_PAGESIZE))), MADV_DONTNEED)
