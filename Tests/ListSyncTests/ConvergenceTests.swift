@@ -4,14 +4,14 @@ import TestSupport
 import Testing
 
 /// Randomized convergence: many replicas, random operations, random delivery order, duplicates and
-/// partitions. 16 plain seeds and 4 with placeholders of 500 operations each in `swift test`; 11,000
-/// and 2,750 of 2,000 operations in the long run (``RunSize``). `LISTSYNC_SEEDS=N` runs N plain seeds and
+/// partitions. 16 plain seeds and 4 with placeholders of 500 operations each in `swift test`; 4,000
+/// and 1,000 of 2,000 operations in the long run (``RunSize``). `LISTSYNC_SEEDS=N` runs N plain seeds and
 /// N/4 with placeholders, `LISTSYNC_OPERATIONS=N` sets the operations per seed; `LISTSYNC_SEED=S`
 /// replays one (with `LISTSYNC_PLACEHOLDERS=1` for a placeholder seed). Each seed is announced on
 /// standard error before it runs, with the command that replays it.
 struct ConvergenceTests {
     static let environment = ProcessInfo.processInfo.environment
-    static let seedCount = RunSize.count("LISTSYNC_SEEDS", quick: 16, long: 11_000)
+    static let seedCount = RunSize.count("LISTSYNC_SEEDS", quick: 16, long: 4_000)
     static let operationCount = RunSize.count("LISTSYNC_OPERATIONS", quick: 500, long: 2_000)
 
     /// Runs one seed with 3 to 8 replicas, with placeholder operations when `placeholders` is true.
