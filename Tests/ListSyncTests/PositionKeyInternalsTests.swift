@@ -4,7 +4,7 @@ import Testing
 
 /// The word-level helpers of position keys against their byte-by-byte definitions.
 struct PositionKeyInternalsTests {
-    @Test func commonPrefixAndPrefixMatchTheBytes() {
+    @Test func commonPrefixPrefixAndHasPrefixMatchTheBytes() {
         var generator = SplitMix64(seed: 9)
         for _ in 0..<20_000 {
             let a = randomKeyBytes(distinctBytes: 2, using: &generator)
@@ -14,6 +14,15 @@ struct PositionKeyInternalsTests {
             let length = Int(generator.next() % UInt64(a.count + 1))
             var rebuilt = PositionKey(a).prefix(length)
             #expect(rebuilt.count == length && rebuilt.bytes == Array(a.prefix(length)))
+            #expect(PositionKey(a).hasPrefix(rebuilt), "\(a) starts with its first \(length) bytes")
+            #expect(PositionKey(b).hasPrefix(rebuilt) == b.starts(with: a.prefix(length)), "\(b), \(a) cut at \(length)")
+            // `a` with one byte changed: it differs from the prefix in that byte only, in any word.
+            var changed = a
+            let at = Int(generator.next() % UInt64(a.count))
+            changed[at] = at == a.count - 1 ? 3 - a[at] : 1 - a[at]
+            #expect(
+                PositionKey(changed).hasPrefix(rebuilt) == changed.starts(with: a.prefix(length)),
+                "\(changed), \(a) cut at \(length)")
             for byte in a[length...] { rebuilt.append(byte) }
             #expect(rebuilt == PositionKey(a), "\(a) rebuilt from its first \(length) bytes")
         }

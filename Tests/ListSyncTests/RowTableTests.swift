@@ -6,7 +6,8 @@ import Testing
 
 /// The row table against a dictionary of plain records: rows added one by one and in runs (consecutive
 /// counters of one replica, keys of one prefix with consecutive integers, as typing and pasting make
-/// them), moved, edited and removed; placeholders added, re-keyed and withdrawn; slots reused. Seeded:
+/// them), moved, edited and removed; placeholders added, re-keyed and withdrawn; slots reused; keys
+/// within the 24 bytes a record holds inline and longer. Seeded:
 /// 16 seeds in `swift test`, 400 in the long run; `LISTSYNC_ROWTABLE_SEED=S` replays one.
 struct RowTableTests {
     static let seeds: [UInt64] =
@@ -77,7 +78,11 @@ struct RowTableTests {
             var counters: [UInt64: UInt64] = [:]  // the next counter of each replica
             var lamport: UInt64 = 1
             var nextPlaceholder: UInt64 = 1
-            /// `count` keys after a random allocated key (or at the end), kept in order.
+            // Half the seeds put 30 bytes in front of every key the table gets, so that every key is
+            // longer than the 24 bytes a record holds inline and many keys share more than those.
+            let padding: [UInt8] = seed % 2 == 0 ? Array(repeating: 0x41, count: 30) : []
+            /// `count` keys after a random allocated key (or at the end), kept in order (the allocator's,
+            /// then given the seed's padding).
             func allocate(_ count: Int) -> [PositionKey] {
                 let index = keys.isEmpty || rng.next() % 3 == 0 ? keys.count : Int(rng.next() % UInt64(keys.count))
                 var placed: [PositionKey] = []
@@ -85,7 +90,7 @@ struct RowTableTests {
                     count: count, after: index > 0 ? keys[index - 1] : .empty,
                     before: index < keys.count ? keys[index] : .empty, into: &placed)
                 keys.insert(contentsOf: placed, at: index)
-                return placed
+                return padding.isEmpty ? placed : placed.map { PositionKey(padding + $0.bytes) }
             }
             var liveIDs: [RowID] = []  // the model's rows, in an order the seed fixes
             func live() -> RowID? { liveIDs.isEmpty ? nil : liveIDs[Int(rng.next() % UInt64(liveIDs.count))] }
