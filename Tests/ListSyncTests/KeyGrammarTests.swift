@@ -104,6 +104,26 @@ struct KeyGrammarTests {
         }
     }
 
+    /// The encodings at the edges of the bands (Protocol.md, section 1), byte for byte.
+    @Test func runIntegersHaveTheirBandsEncodings() {
+        let vectors: [(Int64, [UInt8])] = [
+            (0, [0x80]), (63, [0xBF]), (-64, [0x40]),
+            (64, [0xC0, 0x00]), (319, [0xC0, 0xFF]), (320, [0xC1, 0x00, 0x00]), (65_855, [0xC1, 0xFF, 0xFF]),
+            (65_856, [0xC2, 0x00, 0x00, 0x00]), (16_843_071, [0xC2, 0xFF, 0xFF, 0xFF]),
+            (16_843_072, [0xC3, 0x00, 0x00, 0x00, 0x00]),
+            (-65, [0x3F, 0xFF]), (-320, [0x3F, 0x00]), (-321, [0x3E, 0xFF, 0xFF]), (-65_856, [0x3E, 0x00, 0x00]),
+            (-65_857, [0x3D, 0xFF, 0xFF, 0xFF]), (-16_843_072, [0x3D, 0x00, 0x00, 0x00]),
+            (-16_843_073, [0x3C, 0xFF, 0xFF, 0xFF, 0xFF]),
+        ]
+        for (value, bytes) in vectors {
+            var key = PositionKey.empty
+            RunInteger.append(value, to: &key)
+            #expect(key.bytes == bytes, "\(value)")
+            var offset = 0
+            #expect(RunInteger.decode(PositionKey(bytes), at: &offset) == value && offset == bytes.count, "\(value)")
+        }
+    }
+
     @Test func rankLabelsOrderLikeRanksAndReadBack() {
         for count in [1, 2, 30, 31, 32, 100, 961, 962, 2_000] {
             var previous: [UInt8]?

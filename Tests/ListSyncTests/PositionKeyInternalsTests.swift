@@ -28,6 +28,18 @@ struct PositionKeyInternalsTests {
         }
     }
 
+    @Test func eightBytesAtAnyOffsetMatchTheBytes() {
+        var generator = SplitMix64(seed: 13)
+        for _ in 0..<2_000 {
+            let bytes = (0..<(1 + Int(generator.next() % 40))).map { _ in UInt8(1 + generator.next() % 255) }
+            let key = PositionKey(bytes)
+            for index in bytes.indices {
+                let expected = (index..<index + 8).reduce(UInt64(0)) { $0 << 8 | UInt64($1 < bytes.count ? bytes[$1] : 0) }
+                #expect(key.bytes(at: index) == expected, "\(bytes) at \(index)")
+            }
+        }
+    }
+
     @Test func headsOrderLikeTheirKeysAndHoldShortKeys() {
         var generator = SplitMix64(seed: 11)
         for _ in 0..<20_000 {

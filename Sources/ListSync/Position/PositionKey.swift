@@ -96,6 +96,23 @@ public struct PositionKey: Hashable, Comparable, Sendable, CustomStringConvertib
         return tail.unsafelyUnwrapped[index - 24]
     }
 
+    /// The eight bytes from `index` on as a big-endian word, zero past the end of the key.
+    /// - Precondition: `index` in `0..<count`.
+    @inline(__always)
+    func bytes(at index: Int) -> UInt64 {
+        guard index + 8 <= Self.inlineCapacity else {
+            var word: UInt64 = 0
+            for offset in index..<index + 8 { word = word << 8 | UInt64(offset < count ? byte(at: offset) : 0) }
+            return word
+        }
+        let shift = UInt64(truncatingIfNeeded: 8 &* (index & 7))
+        switch index >> 3 {
+        case 0: return shift == 0 ? word0 : word0 &<< shift | word1 &>> (64 &- shift)
+        case 1: return shift == 0 ? word1 : word1 &<< shift | word2 &>> (64 &- shift)
+        default: return word2  // index 16
+        }
+    }
+
     /// The number of leading bytes the key shares with `other`.
     func commonPrefixCount(with other: PositionKey) -> Int {
         let limit = min(count, other.count)
@@ -184,7 +201,13 @@ public struct PositionKey: Hashable, Comparable, Sendable, CustomStringConvertib
             Self.leading(word2, prefix.count - 16) == prefix.word2
         else { return false }
         guard let prefixTail = prefix.tail else { return true }
-        return tail.unsafelyUnwrapped.starts(with: prefixTail)
+        // Byte by byte through buffers: `starts(with:)` went through the arrays' iterators here.
+        return tail.unsafelyUnwrapped.withUnsafeBufferPointer { tail in
+            prefixTail.withUnsafeBufferPointer { prefixTail in
+                for index in prefixTail.indices where tail[index] != prefixTail[index] { return false }
+                return true
+            }
+        }
     }
 
     /// The first `length` bytes, to be completed with ``append(_:)`` (a prefix alone may not be a valid key).

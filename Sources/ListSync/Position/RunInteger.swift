@@ -12,9 +12,13 @@ enum RunInteger {
 
     /// Appends the encoding of `value` to `key`.
     static func append(_ value: Int64, to key: inout PositionKey) {
+        // Runs' integers are mostly of one or two bytes: those without the general search for a length.
+        if value >= -64 && value <= 63 { return key.append(UInt8(truncatingIfNeeded: 0x80 &+ value)) }
+        if value >= 64 && value < 64 + 256 { return key.append(lowBytes: 0xC000 | UInt64(value &- 64), count: 2) }
         let (head, payload, length) = parts(value)
+        if length < 8 { return key.append(lowBytes: UInt64(head) << (8 * UInt64(length)) | payload, count: length + 1) }
         key.append(head)
-        if length > 0 { key.append(lowBytes: payload, count: length) }
+        key.append(lowBytes: payload, count: length)
     }
 
     /// The encoding of `value`: its head byte, then `length` bytes of `payload`, big-endian.
@@ -22,26 +26,23 @@ enum RunInteger {
     private static func parts(_ value: Int64) -> (head: UInt8, payload: UInt64, length: Int) {
         precondition(value >= range.lowerBound && value <= range.upperBound, "RunInteger out of range")
         if value >= -64 && value <= 63 { return (UInt8(truncatingIfNeeded: 0x80 + value), 0, 0) }
-        if value > 63 {
-            var base: UInt64 = 64
-            var length = 1
-            var offset = UInt64(value) - base
-            while length < 8 && offset >= (1 << (8 * UInt64(length))) {
-                base += 1 << (8 * UInt64(length))
-                offset = UInt64(value) - base
-                length += 1
-            }
-            return (UInt8(0xC0 + length - 1), offset, length)
-        }
-        // value <= -65. Lengths grow as values fall: the n-byte band is [high - 256^n + 1, high].
-        var high: Int64 = -65
         var length = 1
-        while length < 8 && value < high - (Int64(1) << (8 * Int64(length))) + 1 {
-            high -= Int64(1) << (8 * Int64(length))
-            length += 1
+        if value > 63 {
+            while length < 8 && UInt64(value) >= 64 + bandSum(length + 1) { length += 1 }
+            return (UInt8(0xC0 + length - 1), UInt64(value) - 64 - bandSum(length), length)
         }
-        let low = high - (Int64(1) << (8 * Int64(length))) + 1
-        return (UInt8(0x3F - (length - 1)), UInt64(value - low), length)
+        // value <= -65. Lengths grow as values fall: the n-byte band ends at -65 - bandSum(n) and starts
+        // 256^n - 1 below, at -64 - bandSum(n + 1) (wrapping at 8 bytes, where the payload still fits).
+        while length < 8 && value < -64 - Int64(bandSum(length + 1)) { length += 1 }
+        let low = -64 &- Int64(bitPattern: bandSum(min(length + 1, 8)))
+        return (UInt8(0x3F - (length - 1)), UInt64(bitPattern: value &- low), length)
+    }
+
+    /// 256 + 256^2 + ... + 256^(n-1), for n in 1...8: how far the bands of lengths below n reach past
+    /// the one-byte integers.
+    @inline(__always)
+    private static func bandSum(_ n: Int) -> UInt64 {
+        (0x0101_0101_0101_0100 as UInt64) &>> UInt64(truncatingIfNeeded: 8 &* (8 &- n)) & ~0xFF
     }
 
     /// The integers a decoded key may hold: those of at most 7 bytes past the head, so that the
@@ -54,28 +55,24 @@ enum RunInteger {
     static func decode(_ key: PositionKey, at offset: inout Int) -> Int64? {
         guard offset < key.count else { return nil }
         let head = key.byte(at: offset)
-        let length = encodedLength(head: head)
-        guard length > 0, offset + length <= key.count else { return nil }
-        var payload: UInt64 = 0
-        for index in offset + 1..<offset + length { payload = payload << 8 | UInt64(key.byte(at: index)) }
-        offset += length
-        let value: Int64
         if head >= 0x40 && head <= 0xBF {
-            value = Int64(head) - 0x80
-        } else if head >= 0xC0 {
-            // The bands of lengths 1..<n start at 64 and cover 256 + 256^2 + ...
-            var base: UInt64 = 64
-            for band in 1..<(length - 1) { base += 1 << (8 * UInt64(band)) }
-            let (sum, overflow) = base.addingReportingOverflow(payload)
-            guard length <= 8, !overflow, sum <= UInt64(range.upperBound) else { return nil }
-            value = Int64(sum)
-        } else {
-            guard length <= 8 else { return nil }
-            var high: Int64 = -65
-            for band in 1..<(length - 1) { high -= Int64(1) << (8 * Int64(band)) }
-            let low = high - (Int64(1) << (8 * Int64(length - 1))) + 1
-            value = low + Int64(payload)
+            offset += 1
+            return Int64(head) - 0x80
         }
+        if head == 0xC0 && offset + 1 < key.count {
+            defer { offset += 2 }
+            return 64 + Int64(key.byte(at: offset + 1))
+        }
+        let length = encodedLength(head: head)
+        // Eight bytes past the head hold only integers beyond `decodableRange`.
+        guard length > 0, length <= 8, offset + length <= key.count else { return nil }
+        // The encoding's bytes at the top of a word, the head's shifted out.
+        let payload = (key.bytes(at: offset) << 8) >> (64 - 8 * UInt64(length - 1))
+        offset += length
+        // Within Int64: at most 7 payload bytes, and the bands' sums below 2^57.
+        let value =
+            head >= 0xC0
+            ? Int64(64 + bandSum(length - 1) + payload) : -64 - Int64(bandSum(length)) + Int64(payload)
         // Compared bound by bound: `contains` on the range went through generic code here.
         return value >= decodableRange.lowerBound && value <= decodableRange.upperBound ? value : nil
     }
