@@ -12,10 +12,8 @@ enum RunInteger {
 
     /// Appends the encoding of `value` to `key`.
     static func append(_ value: Int64, to key: inout PositionKey) {
-        // Runs' integers are mostly of one or two bytes: those without the general search for a length.
-        if value >= -64 && value <= 63 { return key.append(UInt8(truncatingIfNeeded: 0x80 &+ value)) }
-        if value >= 64 && value < 64 + 256 { return key.append(lowBytes: 0xC000 | UInt64(value &- 64), count: 2) }
         let (head, payload, length) = parts(value)
+        // The head and payload in one append while they fit a word.
         if length < 8 { return key.append(lowBytes: UInt64(head) << (8 * UInt64(length)) | payload, count: length + 1) }
         key.append(head)
         key.append(lowBytes: payload, count: length)
@@ -58,10 +56,6 @@ enum RunInteger {
         if head >= 0x40 && head <= 0xBF {
             offset += 1
             return Int64(head) - 0x80
-        }
-        if head == 0xC0 && offset + 1 < key.count {
-            defer { offset += 2 }
-            return 64 + Int64(key.byte(at: offset + 1))
         }
         let length = encodedLength(head: head)
         // Eight bytes past the head hold only integers beyond `decodableRange`.
