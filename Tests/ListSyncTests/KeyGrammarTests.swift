@@ -124,6 +124,31 @@ struct KeyGrammarTests {
         }
     }
 
+    /// `endsInNonZeroByte` (in closed form) against the encodings' last bytes, and `successor(of:)`
+    /// against the next such integer found one by one: around every band's edges and at random.
+    @Test func runIntegersEndInAZeroByteExactlyWhereTheirEncodingsDo() {
+        var rng = SplitMix64(seed: 0x2E40)
+        var values: [Int64] = (1...7).flatMap { length -> [Int64] in
+            let reach = Int64(bitPattern: (0x0101_0101_0101_0100 as UInt64) >> (8 * (8 - UInt64(length))) & ~0xFF)
+            return [64 + reach, -65 - reach]
+        }
+        values = values.flatMap { edge in (-600...600).map { edge + $0 } }
+        values += (0..<20_000).map { _ in Int64.random(in: RunInteger.decodableRange, using: &rng) }
+        for value in values {
+            var key = PositionKey.empty
+            RunInteger.append(value, to: &key)
+            #expect(RunInteger.endsInNonZeroByte(value) == (key.byte(at: key.count - 1) != 0), "\(value)")
+            var next = value + 1
+            while true {
+                var encoded = PositionKey.empty
+                RunInteger.append(next, to: &encoded)
+                if encoded.byte(at: encoded.count - 1) != 0 { break }
+                next += 1
+            }
+            #expect(RunInteger.successor(of: value) == next, "\(value)")
+        }
+    }
+
     @Test func rankLabelsOrderLikeRanksAndReadBack() {
         for count in [1, 2, 30, 31, 32, 100, 961, 962, 2_000] {
             var previous: [UInt8]?

@@ -83,8 +83,21 @@ enum RunInteger {
     }
 
     /// Whether the encoding of `value` ends in a non-zero byte, as every key must.
+    ///
+    /// In closed form: a band of n payload bytes starts 64 plus a multiple of 256 above 0 (positive) or
+    /// 64 plus a multiple of 256 below 0 (negative, ``bandSum(_:)``), so the payload's last byte is that
+    /// of `value - 64` or `value + 64`.
+    @inline(__always)
     static func endsInNonZeroByte(_ value: Int64) -> Bool {
-        let (_, payload, length) = parts(value)
-        return length == 0 || payload & 0xFF != 0
+        if value > 63 { return value & 0xFF != 0x40 }
+        if value < -64 { return value & 0xFF != 0xC0 }
+        return true
+    }
+
+    /// The least integer above `value` whose encoding ends in a non-zero byte: the integer of the key
+    /// after one ending in `value` in a run, as the key allocator takes them.
+    static func successor(of value: Int64) -> Int64 {
+        let next = value + 1
+        return endsInNonZeroByte(next) ? next : next + 1
     }
 }

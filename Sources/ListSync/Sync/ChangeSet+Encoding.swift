@@ -625,14 +625,6 @@ private enum InsertRuns {
         update.positionStamp.isSet && update.positionStamp.dot == update.id && update.valueStamp == update.positionStamp
     }
 
-    /// The integer of the key after one ending in `integer` in a run: the next whose encoding ends in a
-    /// non-zero byte, as the key allocator takes them.
-    static func integer(after integer: Int64) -> Int64 {
-        var next = integer + 1
-        while !RunInteger.endsInNonZeroByte(next) { next += 1 }
-        return next
-    }
-
     /// The steps from `a` to `b` when `b` can follow `a` in a run: the same replica and value type,
     /// stamps one step apart (``Stamp/runSteps(to:)``), and `b`'s key `a`'s with the next integer.
     static func steps(from a: Row, to b: Row) -> (lamport: Int64, counter: Int64)? {
@@ -648,7 +640,7 @@ private enum InsertRuns {
     static func follows(
         _ key: PositionKey, _ level: LastLevel, _ previous: PositionKey, _ previousLevel: LastLevel
     ) -> Bool {
-        level.integerStart == previousLevel.integerStart && level.integer == integer(after: previousLevel.integer)
+        level.integerStart == previousLevel.integerStart && level.integer == RunInteger.successor(of: previousLevel.integer)
             && key.commonPrefixCount(with: previous) >= level.integerStart
     }
 }
@@ -1009,7 +1001,7 @@ private struct UpdateColumnReader: ~Copyable {
 
     /// The next row of the run being read.
     private mutating func nextRunRow(value: inout EncodedUpdates.Value?) throws(BinaryDecodingError) -> RowUpdate {
-        run.integer = InsertRuns.integer(after: run.integer)
+        run.integer = RunInteger.successor(of: run.integer)
         guard run.integer <= RunInteger.decodableRange.upperBound else {
             throw .invalidPositionKey(offset: run.keyOffset)
         }
