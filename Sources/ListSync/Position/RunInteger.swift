@@ -95,7 +95,8 @@ enum RunInteger {
     }
 
     /// The least integer above `value` whose encoding ends in a non-zero byte: the integer of the key
-    /// after one ending in `value` in a run, as the key allocator takes them.
+    /// after one ending in `value` in a run, as the key allocator takes them. Integers whose encodings
+    /// end in zero are 256 apart, so at most one is skipped.
     static func successor(of value: Int64) -> Int64 {
         let next = value + 1
         return endsInNonZeroByte(next) ? next : next + 1

@@ -640,7 +640,8 @@ private enum InsertRuns {
     static func follows(
         _ key: PositionKey, _ level: LastLevel, _ previous: PositionKey, _ previousLevel: LastLevel
     ) -> Bool {
-        level.integerStart == previousLevel.integerStart && level.integer == RunInteger.successor(of: previousLevel.integer)
+        level.integerStart == previousLevel.integerStart
+            && level.integer == RunInteger.successor(of: previousLevel.integer)
             && key.commonPrefixCount(with: previous) >= level.integerStart
     }
 }
