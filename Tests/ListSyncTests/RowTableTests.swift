@@ -39,6 +39,10 @@ struct RowTableTests {
                 #expect(record.key == expected.key, "\(context): key of \(id)")
                 #expect(table.keyHead(of: slot) == expected.key.head, "\(context): key head of \(id)")
             }
+            let insertedKey = expected.positionStamp.isSet && expected.positionStamp.dot == id
+            #expect(table.hasInsertedKey(slot, id: id) == insertedKey, "\(context): \(id) has its insert's key")
+            let other = RowID(replica: id.replica, counter: id.counter &+ 1)
+            #expect(!table.hasInsertedKey(slot, id: other), "\(context): the slot of \(id) holds \(other)")
         }
         #expect(slots.count == model.rows.count, "\(context): two rows in one slot")
         var visited = Set<Int32>()

@@ -176,6 +176,33 @@ struct SemanticsTests {
         #expect(interleaved == 0)
     }
 
+    /// Typing on right after the row typed last continues its run without that row's key being read
+    /// (the row is known to hold one of the run's keys while it stays in its run). A peer that moved
+    /// that row, or deleted it and inserted rows that may take its slot, must not make the next keys
+    /// land out of order: the next rows still go right after the row they are typed after.
+    @Test(arguments: [false, true])
+    func typingOnAfterARowAPeerMovedOrDeletedLandsWhereItIsTyped(deleted: Bool) throws {
+        let (a, b) = try pair(["r0", "r1", "r2", "r3", "r4"])
+        for (offset, value) in ["t0", "t1", "t2"].enumerated() { a.insert(value, at: 1 + offset) }
+        try sync(a, b)
+        if deleted {
+            b.remove(at: 3)  // t2, the row typed last: its slot on `a` is freed
+            try sync(a, b)
+            b.insert(contentsOf: ["u0", "u1", "u2"], at: 7)  // rows that may take the freed slot
+        } else {
+            b.move(fromOffsets: [3], toOffset: 8)  // t2 to the end, past the keys of its run
+        }
+        try sync(a, b)
+        let after = deleted ? "u0" : "t2"
+        let landing = try #require(values(a).firstIndex(of: after)) + 1
+        a.insert("t3", at: landing)
+        a.insert("t4", at: landing + 1)
+        try sync(a, b)
+        let rows = values(a)
+        #expect(rows == values(b))
+        #expect(Array(rows[(landing - 1)...(landing + 1)]) == [after, "t3", "t4"])
+    }
+
     func isContiguousRun(_ rows: [String], prefix: String, count: Int) -> Bool {
         let positions = rows.indices.filter { rows[$0].hasPrefix(prefix) }
         return positions.count == count && positions.last! - positions.first! == count - 1

@@ -65,6 +65,7 @@ extension ListCore {
                 let slot = rows.add(id: stamp.dot, key: consume key, positionStamp: stamp, valueStamp: stamp)
                 order.insert(slot, head: head, at: index + offset, rows: rows)
                 touched.valueSlots.append(slot)
+                typedCounter = stamp.dot.counter
             }
             commit(change)
             return ListChange(inserting: index..<(index + count))
@@ -269,19 +270,29 @@ extension ListCore {
     /// breaks the tie). No key lies strictly between equal keys, so rows right after the destination
     /// that share the key of the row before it are displaced (by slot): they get keys after the new ones.
     /// A displaced placeholder is re-keyed locally; it stays right after the new rows.
+    ///
+    /// Right after the row a local insert placed last, with the key it was given (typing on), the
+    /// allocator continues its run without that row's key being read.
     private mutating func place(count: Int, at destination: Int) -> [Int32] {
         // Neighbours are usually in one leaf: the order's finger descends only when leaving the last leaf
         // read (where the caller then inserts without a descent).
-        let lower = destination > 0 ? order.fingerKey(at: destination - 1, rows: rows) : .empty
+        let typed = typedCounter
+        typedCounter = 0
+        let typingOn =
+            typed != 0 && destination > 0
+            && rows.hasInsertedKey(order.fingerSlot(at: destination - 1), id: RowID(replica: replica, counter: typed))
         var upperIndex = destination
         var upper = upperIndex < self.count ? order.fingerKey(at: upperIndex, rows: rows) : .empty
+        placedKeys.removeAllKeepingSmallBuffer()
+        // Typing on after the row typed last: its key is not read.
+        if typingOn && allocator.continueRun(count: count, before: upper, into: &placedKeys) { return [] }
+        let lower = destination > 0 ? order.fingerKey(at: destination - 1, rows: rows) : .empty
         var displaced: [Int32] = []
         while upper.count > 0 && upper == lower {
             displaced.append(order.fingerSlot(at: upperIndex))
             upperIndex += 1
             upper = upperIndex < self.count ? order.fingerKey(at: upperIndex, rows: rows) : .empty
         }
-        placedKeys.removeAllKeepingSmallBuffer()
         allocator.allocate(count: count + displaced.count, after: lower, before: upper, into: &placedKeys)
         return displaced
     }

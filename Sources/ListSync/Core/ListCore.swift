@@ -35,6 +35,11 @@ struct ListCore {
     /// The keys the latest local insert or move placed, in a buffer kept between operations so that
     /// placing allocates nothing.
     var placedKeys: [PositionKey] = []
+    /// The counter of the row a local insert placed last, while no allocation has been made since (0:
+    /// none): while that row keeps the key its insert gave it, the key is one of the allocator's latest
+    /// run, so typing after it continues that run without the key being read
+    /// (``KeyAllocator/continueRun(count:before:into:)``).
+    var typedCounter: UInt64 = 0
     /// The rows touched by the latest local changes, so the change set of a recent local change is
     /// cheap to make.
     var journal = LocalJournal()

@@ -112,6 +112,13 @@ struct RowTable {
     @usableFromInline
     func id(of slot: Int32) -> RowID { records[Int(slot)].id }
 
+    /// Whether the row `id` is in `slot` with the key its insert gave it (its position set by its
+    /// insert, whose stamp's dot is the row's ID).
+    func hasInsertedKey(_ slot: Int32, id: RowID) -> Bool {
+        let lamport = records[Int(slot)].positionLamport
+        return records[Int(slot)].id == id && lamport != 0 && lamport & StoredRow.dotApart == 0
+    }
+
     /// The key of the row or placeholder in `slot`; meaningful when its position stamp is set.
     @inline(__always)
     func key(of slot: Int32) -> PositionKey { records[Int(slot)].key.key }

@@ -69,6 +69,16 @@ struct KeyAllocator: Sendable {
         run = Run(prefix: prefix, lowest: first, highest: last)
     }
 
+    /// Appends to `keys`, as ``allocate(count:after:before:into:)`` does, `count` keys right after a key
+    /// of the latest allocation's run whose integer is at most the run's highest (the caller knows the
+    /// row before the gap is one the latest allocation placed, with its key unchanged), and before
+    /// `upper`; returns false, leaving `keys` as it was, when they do not fit there (for
+    /// ``allocate(count:after:before:into:)`` with the lower bound's key).
+    mutating func continueRun(count: Int, before upper: PositionKey, into keys: inout [PositionKey]) -> Bool {
+        precondition(count > 0, "allocate at least one key")
+        return Self.extendForward(&run, count: count, after: .empty, before: upper, into: &keys)
+    }
+
     /// Whether `lower` or `upper` is a key of `run`, which ``extend(_:count:after:before:into:)`` needs: a
     /// check cheap enough for every allocation.
     @inline(__always)
@@ -87,13 +97,10 @@ struct KeyAllocator: Sendable {
         guard run.prefix.count > 0 else { return false }
         let limit = RunInteger.decodableRange  // what every peer reads back
         let start = keys.count
-        if lower.count > 0, run.highest < limit.upperBound - Int64(count) - 64, lower.isRunKey(of: run.prefix) {
-            let (_, highest) = Self.appendKeys(run.prefix, from: run.highest + 1, count: count, step: 1, to: &keys)
-            if lower < keys[start] && (upper.count == 0 || keys[keys.count - 1] < upper) {
-                run.highest = highest
-                return true
-            }
-            keys.removeSubrange(start...)
+        if lower.count > 0, lower.isRunKey(of: run.prefix),
+            extendForward(&run, count: count, after: lower, before: upper, into: &keys)
+        {
+            return true
         }
         if upper.count > 0, run.lowest > limit.lowerBound + Int64(count) + 64, upper.isRunKey(of: run.prefix) {
             let (lowest, _) = Self.appendKeys(run.prefix, from: run.lowest - 1, count: count, step: -1, to: &keys)
@@ -104,6 +111,25 @@ struct KeyAllocator: Sendable {
             keys.removeSubrange(start...)
         }
         return false
+    }
+
+    /// Continues `run` forward after `lower` (a key of the run; empty when the caller knows it is one
+    /// whose integer is at most the run's highest) and before `upper`: appends the keys, extends the run
+    /// and returns true, or returns false and leaves `keys` as it was.
+    private static func extendForward(
+        _ run: inout Run, count: Int, after lower: PositionKey, before upper: PositionKey,
+        into keys: inout [PositionKey]
+    ) -> Bool {
+        guard run.prefix.count > 0, run.highest < RunInteger.decodableRange.upperBound - Int64(count) - 64
+        else { return false }
+        let start = keys.count
+        let (_, highest) = Self.appendKeys(run.prefix, from: run.highest + 1, count: count, step: 1, to: &keys)
+        guard (lower.count == 0 || lower < keys[start]) && (upper.count == 0 || keys[keys.count - 1] < upper) else {
+            keys.removeSubrange(start...)
+            return false
+        }
+        run.highest = highest
+        return true
     }
 
     /// Appends the keys `prefix + RunInteger(i)` for `count` integers `i` from `start` in direction
