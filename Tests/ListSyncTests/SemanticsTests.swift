@@ -177,7 +177,7 @@ struct SemanticsTests {
     }
 
     /// Typing on right after the row typed last continues its run without that row's key being read
-    /// (the row is known to hold one of the run's keys while it stays in its run). A peer that moved
+    /// (the row holds one of the run's keys while it keeps the key its insert gave it). A peer that moved
     /// that row, or deleted it and inserted rows that may take its slot, must not make the next keys
     /// land out of order: the next rows still go right after the row they are typed after.
     @Test(arguments: [false, true])
