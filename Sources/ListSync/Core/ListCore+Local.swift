@@ -63,7 +63,7 @@ extension ListCore {
                 let key = takePlacedKey(offset)
                 let head = key.head
                 let slot = rows.add(id: stamp.dot, key: consume key, positionStamp: stamp, valueStamp: stamp)
-                order.insert(slot, head: head, at: index + offset, rows: rows)
+                putInOrder(slot, head: head, at: index + offset)
                 touched.valueSlots.append(slot)
                 typedCounter = stamp.dot.counter
             }
@@ -164,10 +164,21 @@ extension ListCore {
 
     /// Gives the moving row in `slot`, taken out of the order, the position `key` (from ``place(count:at:)``)
     /// and puts it back in at `index`.
+    @inline(__always)
     private mutating func land(_ slot: Int32, key: consuming PositionKey, at index: Int, change: inout LocalChange) {
         let head = key.head
         rows.setPosition(key, stamp: nextStamp(&change, for: rows.id(of: slot)), of: slot)
-        order.insert(slot, head: head, at: index, rows: rows)
+        putInOrder(slot, head: head, at: index)
+    }
+
+    /// Inserts the row in `slot`, whose key has the head `head`, in the order at `index`: in the finger's
+    /// leaf when it holds the place, else with a descent, after which the finger is in the row's leaf,
+    /// so that the next rows of a block go in without one.
+    @inline(__always)
+    private mutating func putInOrder(_ slot: Int32, head: UInt64, at index: Int) {
+        guard !order.insertAtFinger(slot, head: head, at: index) else { return }
+        order.insert(slot, bound: rows.bound(of: slot), at: index, rows: rows)
+        _ = order.fingerSlot(at: index)
     }
 
     /// The key at `offset` of ``placedKeys``, moved out (an empty key left in its place) rather than
