@@ -30,7 +30,8 @@ struct LargeTablesTests {
     /// values with storage of their own (strings too long to be inline) are copied into the new buffer
     /// and destroyed once in the old one, and a copy that shared the old buffer keeps it as it was.
     @Test func tablesGrowingPastTheReleaseThresholdKeepTheirElements() {
-        let count = LargeTables.releaseThreshold == .max ? 300_000 : LargeTables.releaseThreshold / 16 + 1
+        let threshold = LargeTables.releaseThreshold(for: String?.self)
+        let count = threshold == .max ? 300_000 : threshold / 16 + 1
         var table = ContiguousArray<String?>()
         var shared = table
         for index in 0..<count {
@@ -51,9 +52,14 @@ struct LargeTablesTests {
     #if canImport(Glibc)
         /// Storage a table outgrows gives its pages back to the system before it is freed, so that it no
         /// longer counts as resident memory (`mincore` reads which pages are resident); a copy that shares
-        /// the buffer keeps its elements.
+        /// the buffer keeps its elements. Storage of elements with references does so only from a larger
+        /// size: below it, it is left as it is.
         @Test func outgrownStorageGivesItsPagesBack() {
-            let count = LargeTables.releaseThreshold / 8 * 2
+            let count = LargeTables.releaseThreshold(for: UInt64.self) / 8 * 2
+            #expect(LargeTables.releaseThreshold(for: String?.self) > count * 8)
+            var strings = ContiguousArray<String?>(repeating: "a value", count: count / 2)
+            LargeTables.releasePages(of: &strings)
+            #expect(strings.count == count / 2 && strings.allSatisfy { $0 == "a value" })
             var table = ContiguousArray(repeating: UInt64(0x5A5A), count: count)
             let copy = table
             LargeTables.releasePages(of: &table)

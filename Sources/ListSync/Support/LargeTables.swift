@@ -33,7 +33,7 @@ package enum LargeTables {
     }
 
     /// Makes room in `storage` for `additional` more elements, doubling it as appending would: the growth
-    /// of a table that edits fill row by row. Storage of at least ``releaseThreshold`` bytes that it
+    /// of a table that edits fill row by row. Storage of at least ``releaseThreshold(for:)`` bytes that it
     /// outgrows gives its pages back to the system (``releasePages(of:)``). Not advised as huge pages:
     /// the room reserved ahead would be resident at once, 2 MiB at a time.
     @inlinable @inline(__always)
@@ -45,9 +45,8 @@ package enum LargeTables {
     /// Grows `storage` to room for `capacity` elements (see ``makeRoom(_:for:)``).
     @usableFromInline @inline(never)
     static func grow<Storage: ReservableStorage>(_ storage: inout Storage, capacity: Int) {
-        guard storage.capacity * MemoryLayout<Storage.Element>.stride >= releaseThreshold else {
-            return storage.reserveCapacity(capacity)
-        }
+        guard storage.capacity * MemoryLayout<Storage.Element>.stride >= releaseThreshold(for: Storage.Element.self)
+        else { return storage.reserveCapacity(capacity) }
         var old = Storage()
         swap(&old, &storage)
         storage.reserveCapacity(capacity)
@@ -55,22 +54,28 @@ package enum LargeTables {
         releasePages(of: &old)
     }
 
-    /// The size from which storage a table leaves behind gives its pages back to the system: on Linux.
+    /// The size from which storage of `Element`s that a table leaves behind gives its pages back to the
+    /// system: on Linux, 128 KiB (glibc's first threshold for serving a block from memory mapped for it
+    /// alone) for elements without references, whose copy into the new storage is a `memcpy`, and 4 MiB
+    /// for others, whose copy retains every element and whose release then releases it.
     ///
-    /// glibc's `malloc` serves large blocks from memory mapped for them alone, and unmaps them when they
-    /// are freed, until a large block is freed: then it raises that threshold (up to 32 MiB), so that
-    /// later tables grow inside its heap, and the buffers they outgrow stay there, free but resident.
-    /// Growing a table of 100,000 rows left 5 MiB that way (docs/runs.md). Elsewhere (Darwin's `malloc`
-    /// returns large blocks itself) the storage is left to the allocator as it is.
-    static let releaseThreshold: Int = {
+    /// glibc's `malloc` serves blocks from 128 KiB from memory mapped for them alone, and unmaps them
+    /// when they are freed, until such a block is freed: then it raises that threshold (up to 32 MiB), so
+    /// that later tables grow inside its heap, and the buffers they outgrow stay there, free but resident.
+    /// Growing a table of 100,000 rows left 5 MiB that way, and tables below 4 MiB 11 to 14 bytes a row
+    /// on the real traces (docs/runs.md). Releasing the storage of elements with references from
+    /// 128 KiB too would save more (clownschool_flat's rows, 50 bytes more each) but cost 4.5 % more
+    /// instructions applying automerge-paper, in their copies. Elsewhere (Darwin's `malloc` returns large
+    /// blocks itself) the storage is left to the allocator as it is.
+    static func releaseThreshold<Element>(for _: Element.Type) -> Int {
         #if canImport(Glibc)
-            return 4 << 20
+            return _isPOD(Element.self) ? 128 << 10 : 4 << 20
         #else
             return .max
         #endif
-    }()
+    }
 
-    /// When `storage`'s buffer is at least ``releaseThreshold`` bytes, empties it (destroying its
+    /// When `storage`'s buffer is at least ``releaseThreshold(for:)`` bytes, empties it (destroying its
     /// elements) and gives the whole pages inside the buffer back to the system (`MADV_DONTNEED`), so
     /// that the buffer, once freed, no longer counts as resident memory: for storage about to be dropped.
     ///
@@ -79,7 +84,8 @@ package enum LargeTables {
     /// allocator's own data (the block's header before the buffer) lies outside the pages released; what
     /// it writes into the block once it is freed lands in fresh zeroed pages.
     static func releasePages<Storage: ReservableStorage>(of storage: inout Storage) {
-        guard storage.capacity * MemoryLayout<Storage.Element>.stride >= releaseThreshold else { return }
+        guard storage.capacity * MemoryLayout<Storage.Element>.stride >= releaseThreshold(for: Storage.Element.self)
+        else { return }
         storage.removeAll(keepingCapacity: true)
         #if canImport(Glibc)
             let bytes = storage.capacity * MemoryLayout<Storage.Element>.stride
