@@ -62,10 +62,11 @@ package enum LargeTables {
     /// glibc's `malloc` serves blocks from 128 KiB from memory mapped for them alone, and unmaps them
     /// when they are freed, until such a block is freed: then it raises that threshold (up to 32 MiB), so
     /// that later tables grow inside its heap, and the buffers they outgrow stay there, free but resident.
-    /// Growing a table of 100,000 rows left 5 MiB that way, and tables below 4 MiB 11 to 14 bytes a row
+    /// Growing a table of 100,000 rows left 5 MiB that way, and tables below 4 MiB 10 to 14 bytes a row
     /// on the real traces (docs/runs.md). Releasing the storage of elements with references from
-    /// 128 KiB too would save more (clownschool_flat's rows, 50 bytes more each) but cost 4.5 % more
-    /// instructions applying automerge-paper, in their copies. Elsewhere (Darwin's `malloc` returns large
+    /// 128 KiB too saves more (40 bytes a row on clownschool_flat) but costs more: copying the app's
+    /// values through generic code, 4.5 % more instructions applying automerge-paper; the rows' buffers,
+    /// faulted back in when reused, about 5 % of its time. Elsewhere (Darwin's `malloc` returns large
     /// blocks itself) the storage is left to the allocator as it is.
     static func releaseThreshold<Element>(for _: Element.Type) -> Int {
         #if canImport(Glibc)
