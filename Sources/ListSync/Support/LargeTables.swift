@@ -45,8 +45,7 @@ package enum LargeTables {
     /// Grows `storage` to room for `capacity` elements (see ``makeRoom(_:for:)``).
     @usableFromInline @inline(never)
     static func grow<Storage: ReservableStorage>(_ storage: inout Storage, capacity: Int) {
-        guard storage.capacity * MemoryLayout<Storage.Element>.stride >= releaseThreshold(for: Storage.Element.self)
-        else { return storage.reserveCapacity(capacity) }
+        guard releasesPages(storage) else { return storage.reserveCapacity(capacity) }
         var old = Storage()
         swap(&old, &storage)
         storage.reserveCapacity(capacity)
@@ -76,6 +75,11 @@ package enum LargeTables {
         #endif
     }
 
+    /// Whether `storage`'s buffer is at least ``releaseThreshold(for:)`` bytes.
+    private static func releasesPages<Storage: ReservableStorage>(_ storage: Storage) -> Bool {
+        storage.capacity * MemoryLayout<Storage.Element>.stride >= releaseThreshold(for: Storage.Element.self)
+    }
+
     /// When `storage`'s buffer is at least ``releaseThreshold(for:)`` bytes, empties it (destroying its
     /// elements) and gives the whole pages inside the buffer back to the system (`MADV_DONTNEED`), so
     /// that the buffer, once freed, no longer counts as resident memory: for storage about to be dropped.
@@ -85,8 +89,7 @@ package enum LargeTables {
     /// allocator's own data (the block's header before the buffer) lies outside the pages released; what
     /// it writes into the block once it is freed lands in fresh zeroed pages.
     static func releasePages<Storage: ReservableStorage>(of storage: inout Storage) {
-        guard storage.capacity * MemoryLayout<Storage.Element>.stride >= releaseThreshold(for: Storage.Element.self)
-        else { return }
+        guard releasesPages(storage) else { return }
         storage.removeAll(keepingCapacity: true)
         #if canImport(Glibc)
             let bytes = storage.capacity * MemoryLayout<Storage.Element>.stride
