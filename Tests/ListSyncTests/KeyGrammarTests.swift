@@ -215,4 +215,52 @@ struct KeyGrammarTests {
             #expect(portable.allSatisfy { KeyGrammar.levels(of: $0, tags: .portable) != nil })
         }
     }
+
+    @Test func aConverterChecksKeysInStreamAsItChecksEachAlone() {
+        // Sorted keys of rank-labelled levels, many of them a valid key's `T` and tag with other bytes
+        // after them (another integer, one out of range, a zero byte, more levels or garbage): a converter
+        // that reads them in order (reusing what each key shares with the one before) accepts exactly
+        // the keys that a fresh converter accepts one at a time.
+        let replicas = 5
+        func isValid(_ key: PositionKey, _ tag: Range<Int>) -> Bool {
+            KeyGrammar.rank(ofLabel: key, tag, count: replicas) != nil
+        }
+        var generator = SplitMix64(seed: 23)
+        func random(_ bound: Int) -> Int { Int(generator.next() % UInt64(bound)) }
+        func integer() -> Int64 { [Int64(random(256)) - 128, Int64(random(1 << 20)) - (1 << 19), 1 << 55][random(3)] }
+        var keys: [PositionKey] = []
+        for _ in 0..<2_000 {
+            var key = PositionKey.empty
+            var integerStart = 0
+            for _ in 0...random(3) {
+                if random(2) == 0 { key.append(0x40 + 2 * UInt8(1 + random(90))) }  // a one-digit `T`
+                KeyGrammar.rankLabel(random(replicas), of: replicas, into: &key)
+                integerStart = key.count
+                RunInteger.append(integer(), to: &key)
+            }
+            keys.append(key)
+            for _ in 0..<4 {
+                var variant = key.prefix(integerStart)
+                if random(3) == 0 {
+                    for _ in 0...random(10) { variant.append(UInt8(random(256))) }
+                } else {
+                    RunInteger.append(random(2) == 0 ? integer() : (1 << 55) + Int64(random(1 << 20)) << random(7), to: &variant)
+                    if random(4) == 0 { variant.append([0x00, 0x02, 0x41, 0xFF][random(4)]) }
+                }
+                keys.append(variant)
+            }
+        }
+        keys = Array(Set(keys.filter { $0.count > 0 })).sorted()
+        var stream = KeyGrammar.Converter(from: .label)
+        var (accepted, refused) = (0, 0)
+        for key in keys {
+            var alone = KeyGrammar.Converter(from: .label)
+            let expected = alone.checked(key, isValid: isValid) != nil
+            let streamed = stream.checked(key, isValid: isValid) != nil
+            #expect(streamed == expected, "key \(key)")
+            if expected { accepted += 1 } else { refused += 1 }
+            if !streamed { stream = KeyGrammar.Converter(from: .label) }  // not to be used after a refusal
+        }
+        #expect(accepted > 1_000 && refused > 1_000, "both kinds: \(accepted) accepted, \(refused) refused")
+    }
 }

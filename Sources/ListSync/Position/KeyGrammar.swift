@@ -307,6 +307,8 @@ extension KeyGrammar {
         private var previous = PositionKey.empty
         /// Where the last level of the latest key converted or checked starts, in that key.
         private(set) var lastLevelStart = 0
+        /// The last level of the previous key, as read in it.
+        private var lastLevel: Level?
 
         /// A converter of keys with tags of `form`.
         init(from form: TagForm) { self.form = form }
@@ -322,7 +324,9 @@ extension KeyGrammar {
         }
 
         /// `key` itself when it follows the grammar and `isValid(key, tag)` holds for each tag but the
-        /// structural one, else nil (and the converter is not to be used again).
+        /// structural one, else nil (and the converter is not to be used again). A tag the key shares
+        /// with the previous key was checked with that key and is not checked again, so `isValid` must
+        /// depend on the tag's bytes alone.
         mutating func checked(_ key: PositionKey, isValid: (PositionKey, Range<Int>) -> Bool) -> PositionKey? {
             convert(key, rebuilding: false) { key, tag, _ in isValid(key, tag) }
         }
@@ -333,6 +337,18 @@ extension KeyGrammar {
             _ key: PositionKey, rebuilding: Bool, mapTag: (PositionKey, Range<Int>, inout PositionKey) -> Bool
         ) -> PositionKey? {
             let shared = previousSource.count == 0 ? 0 : key.commonPrefixCount(with: previousSource)
+            if !rebuilding, let last = lastLevel, shared >= last.integerStart,
+                let level = KeyGrammar.level(of: key, sharingPartsOf: last), level.end == key.count,
+                level.integer(in: key) != nil, key.byte(at: key.count - 1) != 0,
+                !KeyGrammar.endsAtTheBottom(key, levelStart: level.start)
+            {
+                // Only the last level's integer differs from the previous key's (the next row of a run,
+                // most often): its `T` and tag were read with that key.
+                levelEnds[levelEnds.count - 1] = (level.end, level.end)
+                previousSource = key
+                lastLevel = level
+                return key
+            }
             var kept = 0
             while kept < levelEnds.count && levelEnds[kept].source <= shared { kept += 1 }
             while levelEnds.count > kept { levelEnds.removeLast() }  // removeLast(_:) is generic code here
@@ -342,6 +358,7 @@ extension KeyGrammar {
             while offset < key.count {
                 guard let level = KeyGrammar.level(of: key, at: offset, tags: form), level.integer(in: key) != nil
                 else { return nil }
+                lastLevel = level
                 lastStart = level.start
                 let tag = level.tagStart..<level.integerStart
                 let isStructural = key.byte(at: level.tagStart) == KeyGrammar.structural
